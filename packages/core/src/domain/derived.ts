@@ -1,0 +1,58 @@
+/**
+ * Derived artefacts. Raw messages are the truth; summaries and facts are derived from them
+ * and always name the message ids they came from (provenance).
+ */
+
+/** `batch`: summary of one seq range; `synopsis`: rolling summary of seq 1..toSeq. */
+export type SummaryLevel = 'batch' | 'synopsis';
+
+export interface Summary {
+  id: string;
+  sessionId: string;
+  namespace: string;
+  level: SummaryLevel;
+  fromSeq: number;
+  toSeq: number;
+  text: string;
+  sourceMessageIds: string[];
+  createdAt: number;
+  /** True when produced by an offline fallback because the configured model failed. */
+  degraded: boolean;
+}
+
+export interface Fact {
+  id: string;
+  namespace: string;
+  subject: string;
+  predicate: string;
+  object: string;
+  /** A readable sentence stating the fact. */
+  text: string;
+  sourceMessageIds: string[];
+  /** When the fact became true (time of the message stating it). */
+  validFrom: number;
+  /** When it stopped being current (set on supersession); absent while current. */
+  validTo?: number;
+  /** Id of the fact that replaced it. */
+  supersededBy?: string;
+  confidence: number;
+  createdAt: number;
+  degraded: boolean;
+}
+
+/** A job the store has applied. The key is deterministic: type + session + seq range. */
+export interface JobRecord {
+  key: string;
+  type: JobType;
+  sessionId: string;
+  fromSeq: number;
+  toSeq: number;
+  appliedAt: number;
+}
+
+/**
+ * `ingest`: embed new turns and extract facts from them (runs soon after every append).
+ * `summarize`: summarize a batch leaving the immediate tier.
+ * `consolidate`: fold the oldest batch summaries into the rolling synopsis.
+ */
+export type JobType = 'ingest' | 'summarize' | 'consolidate';

@@ -1,0 +1,83 @@
+import type { JobType } from './derived.js';
+import type { Role } from './message.js';
+
+/** A turn as a derivation job carries it: just what a model needs. */
+export interface TranscriptTurn {
+  id: string;
+  seq: number;
+  role: Role;
+  name?: string;
+  content: string;
+  createdAt: number;
+}
+
+/** A fact as a model proposes it, before reconciliation with stored facts. */
+export interface ExtractedFact {
+  subject: string;
+  predicate: string;
+  object: string;
+  text: string;
+  sourceMessageIds: string[];
+  validFrom: number;
+  confidence: number;
+}
+
+/** A current fact shown to an extractor so that it can reuse slot names. */
+export interface KnownFact {
+  id: string;
+  subject: string;
+  predicate: string;
+  object: string;
+  text: string;
+}
+
+/** What identifies a job and the range it covers. The key is type + session + seq range. */
+export interface JobRef {
+  key: string;
+  type: JobType;
+  sessionId: string;
+  namespace: string;
+  fromSeq: number;
+  toSeq: number;
+}
+
+/**
+ * A derivation job is stateless: it carries every input it needs, so any worker on any
+ * machine can run it. Its result is applied to the store by the store's owner.
+ */
+export type DeriveJob =
+  | (JobRef & { type: 'ingest'; turns: TranscriptTurn[]; knownFacts: KnownFact[] })
+  | (JobRef & { type: 'summarize'; turns: TranscriptTurn[]; previousSummary?: string })
+  | (JobRef & {
+      type: 'consolidate';
+      synopsis?: { id: string; text: string; toSeq: number };
+      summaries: { id: string; fromSeq: number; toSeq: number; text: string; sourceMessageIds: string[] }[];
+    });
+
+export interface VectorOf {
+  id: string;
+  vector: number[];
+}
+
+export type DeriveResult =
+  | {
+      job: JobRef & { type: 'ingest' };
+      turnVectors: VectorOf[];
+      facts: (ExtractedFact & { vector: number[] })[];
+      degraded: boolean;
+    }
+  | {
+      job: JobRef & { type: 'summarize' };
+      text: string;
+      vector: number[];
+      sourceMessageIds: string[];
+      degraded: boolean;
+    }
+  | {
+      job: JobRef & { type: 'consolidate' };
+      text: string;
+      vector: number[];
+      sourceMessageIds: string[];
+      replacesSynopsisId?: string;
+      degraded: boolean;
+    };

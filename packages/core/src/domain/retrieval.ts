@@ -1,0 +1,37 @@
+export type ItemKind = 'turn' | 'summary' | 'synopsis' | 'fact';
+export type Tier = 'immediate' | 'working' | 'long-term' | 'session';
+
+/** A search result, best first. */
+export interface SearchHit {
+  kind: 'turn' | 'summary' | 'fact';
+  id: string;
+  text: string;
+  score: number;
+  sessionId: string | null;
+  messageIds: string[];
+  createdAt: number;
+}
+
+/** One candidate considered for a context, kept or cut, and why. */
+export interface ManifestItem {
+  kind: ItemKind;
+  id: string;
+  tier: Tier;
+  score?: number;
+  tokens: number;
+  included: boolean;
+  reason: string;
+  sourceMessageIds: string[];
+}
+
+/** A derivation job enqueued but not yet applied. */
+export interface PendingJob {
+  key: string;
+  type: import('./derived.js').JobType;
+  sessionId: string;
+  fromSeq: number;
+  toSeq: number;
+  state: 'queued' | 'running' | 'failed';
+  attempts: number;
+  error?: string;
+}

@@ -1,0 +1,49 @@
+/** Every failure strata reports has one of these codes. */
+export type StrataErrorCode =
+  | 'INVALID_INPUT'
+  | 'CONFIG_INVALID'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'BACKEND_UNAVAILABLE'
+  | 'CLOSED'
+  | 'INTERNAL';
+
+const BRAND = Symbol.for('strata.error');
+
+export interface StrataErrorOptions {
+  /** How to fix it, addressed to the developer. */
+  hint: string;
+  cause?: unknown;
+  /** True when trying again later can succeed (busy database, server down). */
+  retryable?: boolean;
+}
+
+/**
+ * The one error family of strata. `code` says what kind of failure, `hint` how to fix it,
+ * `cause` keeps the underlying error. Use `StrataError.is(e)` rather than `instanceof`:
+ * it survives duplicate installs of the package.
+ */
+export class StrataError extends Error {
+  readonly code: StrataErrorCode;
+  readonly hint: string;
+  readonly retryable: boolean;
+  readonly [BRAND] = true;
+
+  constructor(code: StrataErrorCode, message: string, options: StrataErrorOptions) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'StrataError';
+    this.code = code;
+    this.hint = options.hint;
+    this.retryable = options.retryable ?? code === 'BACKEND_UNAVAILABLE';
+  }
+
+  static is(value: unknown, code?: StrataErrorCode): value is StrataError {
+    if (typeof value !== 'object' || value === null) return false;
+    if ((value as Record<symbol, unknown>)[BRAND] !== true) return false;
+    return code === undefined || (value as StrataError).code === code;
+  }
+
+  override toString(): string {
+    return `StrataError [${this.code}]: ${this.message}\n  hint: ${this.hint}`;
+  }
+}

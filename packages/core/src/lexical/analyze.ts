@@ -1,0 +1,35 @@
+import { stemmer } from 'stemmer';
+import { eng } from 'stopword';
+
+const STOP_WORDS: ReadonlySet<string> = new Set([
+  ...eng,
+  // contractions and chat filler the stock list lacks
+  "i'm", "i've", "i'd", "i'll", 'im', 'ive', 'id', 'ill', 'dont', "don't", 'doesnt', "doesn't",
+  'yeah', 'yes', 'ok', 'okay', 'oh', 'um', 'uh', 'hmm', 'just', 'really', 'also', 'got',
+  'get', 'gets', 'thing', 'things', 'like', 'well', 'would', 'could', 'should', 'can', 'will',
+  'me', 'my', 'mine', 'you', 'your', 'yours', 'am', 'us', 'let', "let's", 'lets', 'know',
+]);
+
+const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
+
+/**
+ * The lexical rules every strata index shares: lower-case, split into words, drop stop
+ * words, Porter-stem. Used by the in-memory BM25 index, the hashing embeddings, and by
+ * adapters (FTS5) to build their query terms, so scores agree across stores.
+ */
+export function analyzeText(text: string): string[] {
+  const terms: string[] = [];
+  for (const match of text.toLowerCase().normalize('NFKC').matchAll(WORD)) {
+    const word = match[0].replace(/’/g, "'");
+    if (STOP_WORDS.has(word)) continue;
+    const base = word.endsWith("'s") ? word.slice(0, -2) : word;
+    if (base.length === 0 || STOP_WORDS.has(base)) continue;
+    terms.push(stemmer(base));
+  }
+  return terms;
+}
+
+/** Whether a lower-cased word is a stop word under strata's lexical rules. */
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word.toLowerCase());
+}

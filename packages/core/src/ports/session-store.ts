@@ -1,0 +1,138 @@
+import type { Session } from '../domain/session.js';
+import type { NewMessage, StoredMessage } from '../domain/message.js';
+import type { Fact, JobRecord, JobType, Summary, SummaryLevel } from '../domain/derived.js';
+
+export interface SessionFilter {
+  ids?: string[];
+  namespace?: string;
+  /** Only sessions last updated before this time (epoch ms). */
+  updatedBefore?: number;
+  limit?: number;
+}
+
+export interface MessageFilter {
+  sessionId?: string;
+  namespace?: string;
+  ids?: string[];
+  /** Inclusive seq bounds, only with `sessionId`. */
+  fromSeq?: number;
+  toSeq?: number;
+  /** Keep only the newest N of the matching messages (still returned oldest first). */
+  last?: number;
+}
+
+export interface SummaryFilter {
+  sessionId?: string;
+  namespace?: string;
+  ids?: string[];
+  level?: SummaryLevel;
+  /** Only summaries whose range ends at or after this seq. */
+  minToSeq?: number;
+  /** Summaries whose provenance includes any of these message ids. */
+  sourceMessageIds?: string[];
+}
+
+export interface FactFilter {
+  namespace?: string;
+  ids?: string[];
+  subject?: string;
+  predicate?: string;
+  /** Facts whose provenance includes any of these message ids. */
+  sourceMessageIds?: string[];
+  /** Default false: only current facts (no `validTo`). */
+  includeSuperseded?: boolean;
+}
+
+export interface JobFilter {
+  sessionId: string;
+  type?: JobType;
+  /** Keep only the N records with the highest `toSeq`. */
+  last?: number;
+}
+
+export type LexicalKind = 'turn' | 'summary' | 'fact';
+
+export interface LexicalQuery {
+  namespace: string;
+  text: string;
+  kinds: LexicalKind[];
+  k: number;
+  sessionId?: string;
+}
+
+export interface LexicalHit {
+  kind: LexicalKind;
+  id: string;
+  /** BM25 score, higher is better; comparable only within one result list. */
+  score: number;
+}
+
+/**
+ * One step of an atomic write. Steps run in order inside one transaction.
+ * - `putSession`: insert or replace a session (keeps the stored `lastSeq` if higher).
+ * - `appendMessages`: assign seq `lastSeq+1...` in order, bump `lastSeq` and `updatedAt`.
+ * - `insertMessages`: store messages with the seq they carry (imports); raises `lastSeq`.
+ * - `putSummaries` / `putFacts`: insert or replace by id.
+ * - `recordJobs`: add to the job ledger.
+ * - `delete`: remove by id. Deleting a session also deletes its messages, summaries and
+ *   job records (not facts: facts belong to the namespace; core trims their provenance).
+ */
+export type StoreOp =
+  | { type: 'putSession'; session: Session }
+  | { type: 'appendMessages'; sessionId: string; messages: NewMessage[] }
+  | { type: 'insertMessages'; messages: StoredMessage[] }
+  | { type: 'putSummaries'; summaries: Summary[] }
+  | { type: 'putFacts'; facts: Fact[] }
+  | { type: 'recordJobs'; jobs: JobRecord[] }
+  | {
+      type: 'delete';
+      sessions?: string[];
+      messages?: string[];
+      summaries?: string[];
+      facts?: string[];
+      jobs?: string[];
+    };
+
+export interface WriteBatch {
+  ops: StoreOp[];
+  /** If set and this job key is already in the ledger, nothing is written (`applied: false`). */
+  unlessJobApplied?: string;
+}
+
+export interface WriteReceipt {
+  applied: boolean;
+  /** Messages stored by `appendMessages` / `insertMessages` steps, in order. */
+  messages: StoredMessage[];
+}
+
+/**
+ * The source of truth: sessions, verbatim messages, summaries, facts, the job ledger and a
+ * lexical (BM25) index over turns, summaries and facts. Reads return copies; callers may
+ * not mutate stored records through them.
+ */
+export interface SessionStore {
+  /**
+   * Applies every step of the batch in one transaction: all or nothing.
+   * @throws StrataError NOT_FOUND when appending to an unknown session; CONFLICT when a
+   *   message id already exists or an inserted seq is taken; BACKEND_UNAVAILABLE when the
+   *   backend cannot be reached (retryable). Nothing is written when it throws.
+   */
+  write(batch: WriteBatch): Promise<WriteReceipt>;
+  /** Sessions matching the filter, most recently updated first. */
+  sessions(filter: SessionFilter): Promise<Session[]>;
+  /** Messages matching the filter, ordered by session then seq ascending. */
+  messages(filter: MessageFilter): Promise<StoredMessage[]>;
+  /** Summaries matching the filter, ordered by session then `fromSeq` ascending. */
+  summaries(filter: SummaryFilter): Promise<Summary[]>;
+  /** Facts matching the filter, ordered by `validFrom` then id. */
+  facts(filter: FactFilter): Promise<Fact[]>;
+  /** Job ledger records of one session, ordered by `toSeq` ascending. */
+  jobs(filter: JobFilter): Promise<JobRecord[]>;
+  /**
+   * BM25 search within one namespace, best first, at most `k` hits. Superseded facts are
+   * not returned. Text is analyzed with core's `analyzeText` rules (stop words, stemming).
+   */
+  searchLexical(query: LexicalQuery): Promise<LexicalHit[]>;
+  /** Releases resources. Further calls throw CLOSED. Idempotent. */
+  close(): Promise<void>;
+}
