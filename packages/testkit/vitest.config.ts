@@ -5,7 +5,7 @@ export default defineProject({
   resolve: { conditions: ['@strata/source'] },
   test: {
     name: 'testkit',
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
   },
 });
