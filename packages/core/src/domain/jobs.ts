@@ -50,7 +50,7 @@ export type DeriveJob =
   | (JobRef & { type: 'summarize'; turns: TranscriptTurn[]; previousSummary?: string })
   | (JobRef & {
       type: 'consolidate';
-      synopsis?: { id: string; text: string; toSeq: number };
+      synopsis?: { id: string; text: string; toSeq: number; sourceMessageIds: string[] };
       summaries: { id: string; fromSeq: number; toSeq: number; text: string; sourceMessageIds: string[] }[];
     });
 

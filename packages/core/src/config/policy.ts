@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+const ratio = z.number().min(0).max(1);
+const positiveInt = z.number().int().positive();
+
+/**
+ * Tier thresholds and context budget shares. Defaults live here and only here.
+ */
+export const policySchema = z
+  .object({
+    immediate: z
+      .object({
+        /** Most turns kept verbatim before the oldest batch is promoted. @defaultValue 20 */
+        maxMessages: positiveInt.default(20),
+        /** Most tokens kept verbatim before the oldest batch is promoted. @defaultValue 3000 */
+        maxTokens: positiveInt.default(3000),
+        /** Turns that always stay verbatim, whatever their size. @defaultValue 4 */
+        minMessages: positiveInt.default(4),
+      })
+      .prefault({}),
+    working: z
+      .object({
+        /** Turns per promoted batch (one summary each). @defaultValue 10 */
+        batchMessages: positiveInt.default(10),
+        /** Token cap of one batch summary. @defaultValue 160 */
+        summaryMaxTokens: positiveInt.default(160),
+        /** Batch summaries kept beside the synopsis before the oldest are folded in. @defaultValue 6 */
+        maxSummaries: positiveInt.default(6),
+        /** Token cap of the rolling synopsis. @defaultValue 400 */
+        synopsisMaxTokens: positiveInt.default(400),
+      })
+      .prefault({}),
+    longTerm: z
+      .object({
+        /** Most turns per ingest job (embedding + fact extraction). @defaultValue 50 */
+        ingestBatchMessages: positiveInt.default(50),
+      })
+      .prefault({}),
+    context: z
+      .object({
+        /** Budget used when getContext is called without one. @defaultValue 2000 */
+        defaultBudgetTokens: positiveInt.default(2000),
+        /** Share of the budget per section; unused share flows on to the others. */
+        shares: z
+          .object({
+            working: ratio.default(0.15),
+            facts: ratio.default(0.15),
+            recall: ratio.default(0.2),
+            recent: ratio.default(0.5),
+          })
+          .prefault({})
+          .refine((s) => s.working + s.facts + s.recall + s.recent <= 1.000001, {
+            message: 'budget shares must add up to at most 1',
+          }),
+        /** Facts considered per query. @defaultValue 12 */
+        factCandidates: positiveInt.default(12),
+        /** Older turns and summaries considered per query. @defaultValue 12 */
+        recallCandidates: positiveInt.default(12),
+        /** Vector matches below this cosine similarity are ignored. @defaultValue 0.12 */
+        minSimilarity: z.number().min(-1).max(1).default(0.12),
+      })
+      .prefault({}),
+  })
+  .prefault({});
+
+export type Policy = z.output<typeof policySchema>;
+export type PolicyInput = z.input<typeof policySchema>;

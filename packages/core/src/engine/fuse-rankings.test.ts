@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { fuseRankings } from './fuse-rankings.js';
+
+describe('fuseRankings', () => {
+  it('ranks an id found by both lists above ids found by one', () => {
+    const fused = fuseRankings([['a', 'b', 'c'], ['c', 'd']]);
+    expect(fused[0]?.id).toBe('c');
+    expect(fused.map((f) => f.id).sort()).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('scores 1/(k+rank) summed over lists', () => {
+    const fused = fuseRankings([['a'], ['a']], 60);
+    expect(fused[0]?.score).toBeCloseTo(2 / 61, 10);
+  });
+
+  it('handles empty lists', () => {
+    expect(fuseRankings([[], []])).toEqual([]);
+  });
+});

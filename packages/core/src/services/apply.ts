@@ -1,0 +1,152 @@
+import type { Fact, JobRecord, Summary } from '../domain/derived.js';
+import type { DeriveResult, JobRef } from '../domain/jobs.js';
+import { overlaps } from '../engine/coverage.js';
+import { stableId } from '../engine/ids.js';
+import { normalizeSlotPart, reconcileFacts, slotKey } from '../engine/reconcile-facts.js';
+import type { KnowledgeEntry } from '../ports/knowledge-base.js';
+import type { MemoryDeps } from './deps.js';
+
+/**
+ * Applies a derivation result to the store, then indexes it. Idempotent: the store write is
+ * guarded by the job key in the ledger, so a replay writes nothing. Results whose inputs
+ * were forgotten meanwhile, or that overlap what is already applied, are dropped (the next
+ * scheduling pass plans afresh). The KB is written after the store commit; if that fails,
+ * `memory.reindex()` rebuilds it from the store.
+ * @returns whether anything was written.
+ */
+/** DeriveResult narrowed by its job type (TS does not narrow on a nested discriminant). */
+type ResultOf<T extends JobRef['type']> = Extract<DeriveResult, { job: { type: T } }>;
+
+export async function applyResult(deps: MemoryDeps, result: DeriveResult): Promise<boolean> {
+  switch (result.job.type) {
+    case 'ingest':
+      return applyIngest(deps, result as ResultOf<'ingest'>);
+    case 'summarize':
+      return applySummary(deps, result as ResultOf<'summarize'>);
+    case 'consolidate':
+      return applySynopsis(deps, result as ResultOf<'consolidate'>);
+  }
+}
+
+function recordOf(job: JobRef, now: number): JobRecord {
+  return { key: job.key, type: job.type, sessionId: job.sessionId, fromSeq: job.fromSeq, toSeq: job.toSeq, appliedAt: now };
+}
+
+async function existingIds(deps: MemoryDeps, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const found = await deps.store.messages({ ids: [...new Set(ids)] });
+  return new Set(found.map((m) => m.id));
+}
+
+async function applyIngest(deps: MemoryDeps, result: Extract<DeriveResult, { job: { type: 'ingest' } }>): Promise<boolean> {
+  const { job } = result;
+  const exists = await existingIds(deps, [...result.turnVectors.map((t) => t.id), ...result.facts.flatMap((f) => f.sourceMessageIds)]);
+  const facts = result.facts.filter((f) => f.sourceMessageIds.length > 0 && f.sourceMessageIds.every((id) => exists.has(id)));
+  const existing = await factsOfSlots(deps, job.namespace, facts);
+  const now = deps.clock.now();
+  const plan = reconcileFacts({ namespace: job.namespace, existing, incoming: facts, now, degraded: result.degraded });
+  const receipt = await deps.store.write({
+    unlessJobApplied: job.key,
+    ops: [{ type: 'putFacts', facts: plan.put }, { type: 'recordJobs', jobs: [recordOf(job, now)] }],
+  });
+  if (!receipt.applied) return false;
+  const vectorByText = new Map(facts.map((f) => [f.text, f.vector]));
+  const created = plan.put.filter((f) => plan.created.includes(f.id));
+  const entries: KnowledgeEntry[] = [
+    ...result.turnVectors
+      .filter((t) => exists.has(t.id) && t.vector.length > 0)
+      .map((t) => entry(t.id, 'turn', job.namespace, job.sessionId, t.vector, true, now)),
+    ...created.map((f) => entry(f.id, 'fact', f.namespace, null, vectorByText.get(f.text) ?? [], f.validTo === undefined, f.createdAt)),
+  ].filter((e) => e.vector.length > 0);
+  if (entries.length) await deps.knowledge.upsert(entries);
+  if (plan.superseded.length) await deps.knowledge.setCurrent(plan.superseded.map((id) => ({ id, current: false })));
+  return true;
+}
+
+/** Every stored fact (current and past) of the slots the incoming facts touch. */
+async function factsOfSlots(deps: MemoryDeps, namespace: string, facts: readonly { subject: string; predicate: string }[]): Promise<Fact[]> {
+  const slots = new Map(
+    facts.map((f) => {
+      const subject = normalizeSlotPart(f.subject);
+      const predicate = normalizeSlotPart(f.predicate);
+      return [slotKey(subject, predicate), { subject, predicate }] as const;
+    }),
+  );
+  const lists = await Promise.all(
+    [...slots.values()].map(({ subject, predicate }) => deps.store.facts({ namespace, subject, predicate, includeSuperseded: true })),
+  );
+  return lists.flat();
+}
+
+async function applySummary(deps: MemoryDeps, result: Extract<DeriveResult, { job: { type: 'summarize' } }>): Promise<boolean> {
+  const { job } = result;
+  const exists = await existingIds(deps, result.sourceMessageIds);
+  if (result.sourceMessageIds.some((id) => !exists.has(id)) || exists.size === 0) return false;
+  const applied = await deps.store.summaries({ sessionId: job.sessionId, level: 'batch', minToSeq: job.fromSeq });
+  if (applied.some((s) => overlaps(s, job))) return false;
+  const now = deps.clock.now();
+  const summary: Summary = {
+    id: stableId('sum', job.key),
+    sessionId: job.sessionId,
+    namespace: job.namespace,
+    level: 'batch',
+    fromSeq: job.fromSeq,
+    toSeq: job.toSeq,
+    text: result.text,
+    sourceMessageIds: result.sourceMessageIds,
+    createdAt: now,
+    degraded: result.degraded,
+  };
+  const receipt = await deps.store.write({
+    unlessJobApplied: job.key,
+    ops: [{ type: 'putSummaries', summaries: [summary] }, { type: 'recordJobs', jobs: [recordOf(job, now)] }],
+  });
+  if (!receipt.applied) return false;
+  if (result.vector.length) await deps.knowledge.upsert([entry(summary.id, 'summary', job.namespace, job.sessionId, result.vector, true, now)]);
+  return true;
+}
+
+async function applySynopsis(deps: MemoryDeps, result: Extract<DeriveResult, { job: { type: 'consolidate' } }>): Promise<boolean> {
+  const { job } = result;
+  const current = (await deps.store.summaries({ sessionId: job.sessionId, level: 'synopsis' }))[0];
+  if (current?.id !== result.replacesSynopsisId) return false;
+  const exists = await existingIds(deps, result.sourceMessageIds);
+  if (result.sourceMessageIds.some((id) => !exists.has(id))) return false;
+  const now = deps.clock.now();
+  const synopsis: Summary = {
+    id: stableId('syn', job.key),
+    sessionId: job.sessionId,
+    namespace: job.namespace,
+    level: 'synopsis',
+    fromSeq: 1,
+    toSeq: job.toSeq,
+    text: result.text,
+    sourceMessageIds: result.sourceMessageIds,
+    createdAt: now,
+    degraded: result.degraded,
+  };
+  const receipt = await deps.store.write({
+    unlessJobApplied: job.key,
+    ops: [
+      ...(current ? [{ type: 'delete' as const, summaries: [current.id] }] : []),
+      { type: 'putSummaries', summaries: [synopsis] },
+      { type: 'recordJobs', jobs: [recordOf(job, now)] },
+    ],
+  });
+  if (!receipt.applied) return false;
+  if (current) await deps.knowledge.delete({ ids: [current.id] });
+  if (result.vector.length) await deps.knowledge.upsert([entry(synopsis.id, 'summary', job.namespace, job.sessionId, result.vector, true, now)]);
+  return true;
+}
+
+function entry(
+  id: string,
+  kind: KnowledgeEntry['kind'],
+  namespace: string,
+  sessionId: string | null,
+  vector: number[],
+  current: boolean,
+  createdAt: number,
+): KnowledgeEntry {
+  return { id, kind, namespace, sessionId, vector, current, createdAt };
+}

@@ -1,0 +1,22 @@
+import type { EmbeddingsInterface } from '@langchain/core/embeddings';
+import type { Policy } from '../config/policy.js';
+import type { JobQueue } from '../ports/job-queue.js';
+import type { KnowledgeBase } from '../ports/knowledge-base.js';
+import type { Clock, FactExtractor, Summarizer, TokenCounter } from '../ports/models.js';
+import type { SessionStore } from '../ports/session-store.js';
+
+/** The resolved ports and policy a memory runs on. */
+export interface MemoryDeps {
+  store: SessionStore;
+  knowledge: KnowledgeBase;
+  queue: JobQueue;
+  summarizer: Summarizer;
+  extractor: FactExtractor;
+  embeddings: EmbeddingsInterface;
+  tokens: TokenCounter;
+  clock: Clock;
+  policy: Policy;
+}
+
+/** Tokens a chat message costs beyond its content (role, separators), as OpenAI counts. */
+export const MESSAGE_OVERHEAD_TOKENS = 4;

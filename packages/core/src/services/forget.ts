@@ -1,0 +1,122 @@
+import type { Fact } from '../domain/derived.js';
+import { jobKey } from '../engine/ids.js';
+import type { StoreOp } from '../ports/session-store.js';
+import type { MemoryDeps } from './deps.js';
+
+export type ForgetTarget = { messageIds: string[] } | { sessionId: string } | { namespace: string };
+
+export interface ForgetReport {
+  messages: number;
+  sessions: number;
+  summaries: number;
+  /** Facts deleted because every message they came from is gone. */
+  facts: number;
+  /** Facts kept with a shorter provenance (other messages still state them). */
+  factsTrimmed: number;
+  /** Facts current again because the fact that superseded them was forgotten. */
+  factsRestored: number;
+  /** Sessions whose summaries will be re-derived without the forgotten turns. */
+  sessionsToRederive: string[];
+}
+
+/**
+ * Deletes messages and everything derived from them (provenance), in the store and the KB,
+ * in one store transaction. Summaries built from a forgotten turn are deleted and their
+ * ledger keys cleared so the scheduler re-derives them from the remaining turns; facts keep
+ * their other sources or are deleted, and a fact they had superseded becomes current again.
+ */
+export async function forget(deps: MemoryDeps, target: ForgetTarget): Promise<ForgetReport> {
+  const scope = await resolveScope(deps, target);
+  const ids = new Set(scope.messageIds);
+  const idList = [...ids];
+  const [summaries, facts] = await Promise.all([
+    idList.length ? deps.store.summaries({ sourceMessageIds: idList }) : Promise.resolve([]),
+    scope.namespace ? deps.store.facts({ namespace: scope.namespace, includeSuperseded: true }) : idList.length ? deps.store.facts({ sourceMessageIds: idList, includeSuperseded: true }) : Promise.resolve([]),
+  ]);
+  const factPlan = await planFactForget(deps, facts, ids, scope.namespace !== undefined);
+  const ops: StoreOp[] = [
+    { type: 'delete', sessions: scope.sessionIds, messages: idList, summaries: summaries.map((s) => s.id), facts: factPlan.deleted, jobs: summaries.map((s) => jobKey(s.level === 'batch' ? 'summarize' : 'consolidate', s.sessionId, s.fromSeq, s.toSeq)) },
+    { type: 'putFacts', facts: factPlan.put },
+  ];
+  await deps.store.write({ ops });
+  await deps.knowledge.delete({ ids: [...idList, ...summaries.map((s) => s.id), ...factPlan.deleted] });
+  if (scope.namespace) await deps.knowledge.delete({ filter: { namespace: scope.namespace } });
+  for (const sessionId of scope.sessionIds) await deps.knowledge.delete({ filter: { sessionId } });
+  if (factPlan.restored.length) await deps.knowledge.setCurrent(factPlan.restored.map((id) => ({ id, current: true })));
+  const gone = new Set(scope.sessionIds);
+  return {
+    messages: idList.length,
+    sessions: scope.sessionIds.length,
+    summaries: summaries.length,
+    facts: factPlan.deleted.length,
+    factsTrimmed: factPlan.trimmed,
+    factsRestored: factPlan.restored.length,
+    sessionsToRederive: [...new Set(summaries.map((s) => s.sessionId))].filter((id) => !gone.has(id)),
+  };
+}
+
+interface Scope {
+  messageIds: string[];
+  sessionIds: string[];
+  namespace?: string;
+}
+
+async function resolveScope(deps: MemoryDeps, target: ForgetTarget): Promise<Scope> {
+  if ('messageIds' in target) {
+    const found = await deps.store.messages({ ids: target.messageIds });
+    return { messageIds: found.map((m) => m.id), sessionIds: [] };
+  }
+  if ('sessionId' in target) {
+    const messages = await deps.store.messages({ sessionId: target.sessionId });
+    return { messageIds: messages.map((m) => m.id), sessionIds: [target.sessionId] };
+  }
+  const sessions = await deps.store.sessions({ namespace: target.namespace });
+  const messages = await deps.store.messages({ namespace: target.namespace });
+  return { messageIds: messages.map((m) => m.id), sessionIds: sessions.map((s) => s.id), namespace: target.namespace };
+}
+
+interface FactForgetPlan {
+  deleted: string[];
+  put: Fact[];
+  trimmed: number;
+  restored: string[];
+}
+
+async function planFactForget(deps: MemoryDeps, facts: Fact[], gone: Set<string>, wholeNamespace: boolean): Promise<FactForgetPlan> {
+  if (wholeNamespace) return { deleted: facts.map((f) => f.id), put: [], trimmed: 0, restored: [] };
+  const deleted = new Set<string>();
+  const put = new Map<string, Fact>();
+  let trimmed = 0;
+  for (const fact of facts) {
+    const remaining = fact.sourceMessageIds.filter((id) => !gone.has(id));
+    if (remaining.length === 0) deleted.add(fact.id);
+    else if (remaining.length < fact.sourceMessageIds.length) {
+      put.set(fact.id, { ...fact, sourceMessageIds: remaining });
+      trimmed++;
+    }
+  }
+  const restored = await restoreSuperseded(deps, facts.filter((f) => deleted.has(f.id)), deleted, put);
+  return { deleted: [...deleted], put: [...put.values()], trimmed, restored };
+}
+
+/** A fact whose successor is deleted becomes current again (history stays correct). */
+async function restoreSuperseded(deps: MemoryDeps, removed: Fact[], deleted: Set<string>, put: Map<string, Fact>): Promise<string[]> {
+  const restored: string[] = [];
+  for (const fact of removed) {
+    const slot = await deps.store.facts({ namespace: fact.namespace, subject: fact.subject, predicate: fact.predicate, includeSuperseded: true });
+    for (const older of slot.filter((f) => f.supersededBy === fact.id && !deleted.has(f.id))) {
+      const base = put.get(older.id) ?? older;
+      const next: Fact = { ...base };
+      if (fact.validTo === undefined) {
+        delete next.validTo;
+        delete next.supersededBy;
+        restored.push(older.id);
+      } else {
+        next.validTo = fact.validTo;
+        if (fact.supersededBy) next.supersededBy = fact.supersededBy;
+      }
+      put.set(older.id, next);
+    }
+  }
+  return restored;
+}

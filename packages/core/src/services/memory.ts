@@ -1,0 +1,230 @@
+import type { MessageInput, StoredMessage } from '../domain/message.js';
+import type { Fact } from '../domain/derived.js';
+import type { SearchHit } from '../domain/retrieval.js';
+import type { Session } from '../domain/session.js';
+import { parseWith } from '../config/parse.js';
+import {
+  createSessionSchema, exportSchema, factsListSchema, forgetSchema, getContextSchema, listSessionsSchema,
+  messagesInputSchema, searchSchema, sessionIdSchema,
+} from '../config/input-schemas.js';
+import { StrataError } from '../errors/strata-error.js';
+import { newId } from '../engine/ids.js';
+import type { DeriveResult } from '../domain/jobs.js';
+import type { MemoryDeps } from './deps.js';
+import { applyResult } from './apply.js';
+import { buildContext, type ContextResult } from './context.js';
+import { deriveJob } from './derive.js';
+import { forget, type ForgetReport, type ForgetTarget } from './forget.js';
+import { Mutex } from './mutex.js';
+import { reindex, type ReindexReport } from './reindex.js';
+import { retrieve, toSearchHit } from './retrieve.js';
+import { scheduleSession } from './schedule.js';
+import { collectBundle, importBundle, renderBundle, type ExportFormat, type ImportReport } from './transfer.js';
+import { toNewMessages } from './normalize-messages.js';
+
+const SESSION_HINT = 'Pass the id returned by memory.sessions.create().';
+
+/**
+ * strata's facade: the four tiers of one app's memory. Create it with `createMemory()`.
+ * Every method validates its input and throws StrataError (INVALID_INPUT, NOT_FOUND, ...).
+ */
+export class Memory {
+  private readonly applyLock = new Mutex();
+  /** Sessions whose scheduling failed; retried by flush() and the next append. */
+  private readonly unscheduled = new Set<string>();
+  private closed = false;
+  /** Why the last scheduling after an append failed, if it did. */
+  lastScheduleError: unknown = undefined;
+
+  /** Sessions: create, read, list, rename, delete (with everything derived from them). */
+  readonly sessions = {
+    create: (input: { namespace: string; id?: string; title?: string; metadata?: Record<string, unknown> }) => this.createSession(input),
+    get: (id: string) => this.getSession(id),
+    list: (filter: { namespace?: string; limit?: number } = {}) => this.listSessions(filter),
+    rename: (id: string, title: string) => this.renameSession(id, title),
+    delete: (id: string) => this.forget({ sessionId: id }),
+  };
+
+  /** Long-term facts of a namespace. */
+  readonly facts = {
+    list: (filter: { namespace: string; includeSuperseded?: boolean }) => this.listFacts(filter),
+  };
+
+  /** @internal use createMemory() */
+  constructor(private readonly deps: MemoryDeps) {}
+
+  /** @internal the runtime the queue calls. */
+  async start(): Promise<void> {
+    await this.deps.queue.start({
+      derive: (job) => deriveJob(job, this.deps),
+      apply: (result) => this.applyAndReschedule(result),
+    });
+  }
+
+  private async applyAndReschedule(result: DeriveResult): Promise<void> {
+    const applied = await this.applyLock.run(() => applyResult(this.deps, result));
+    if (applied && result.job.type !== 'ingest') await scheduleSession(this.deps, result.job.sessionId);
+  }
+
+  /**
+   * Stores turns verbatim (session tier) and schedules their derivation. Returns the stored
+   * messages with their per-session `seq`. Caller-supplied ids and times are kept.
+   * @throws StrataError NOT_FOUND for an unknown session, CONFLICT for a reused message id.
+   */
+  async append(sessionId: string, message: MessageInput | MessageInput[]): Promise<StoredMessage[]> {
+    this.assertOpen();
+    const id = parseWith(sessionIdSchema, sessionId, 'sessionId', SESSION_HINT);
+    const inputs = parseWith(messagesInputSchema, Array.isArray(message) ? message : [message], 'message', "Pass { role: 'user' | 'assistant' | 'system' | 'tool', content: string } or an array of them.");
+    const receipt = await this.deps.store.write({ ops: [{ type: 'appendMessages', sessionId: id, messages: toNewMessages(inputs, this.deps.clock) }] });
+    await this.scheduleAfterAppend(id);
+    return receipt.messages;
+  }
+
+  private async schedule(sessionId: string): Promise<void> {
+    this.unscheduled.add(sessionId);
+    await scheduleSession(this.deps, sessionId);
+    this.unscheduled.delete(sessionId);
+  }
+
+  /**
+   * Scheduling after an append must not fail the append: the turns are stored, and a
+   * retry by the caller would store them twice. The session stays marked and is scheduled
+   * again by the next append, getContext or flush (flush reports the error).
+   */
+  private async scheduleAfterAppend(sessionId: string): Promise<void> {
+    try {
+      await this.schedule(sessionId);
+    } catch (error) {
+      this.lastScheduleError = error;
+    }
+  }
+
+  /**
+   * The context for the next model call, within `budgetTokens`: synopsis and summaries,
+   * facts and older extracts matching the query (default: the last user turn), and the
+   * recent turns. `manifest` says why each candidate is in or out; `pending` what derivation
+   * has not landed yet (turns it covers stay verbatim until it does).
+   */
+  async getContext(sessionId: string, options: { query?: string; budgetTokens?: number } = {}): Promise<ContextResult> {
+    this.assertOpen();
+    const session = await this.requireSession(sessionId);
+    const opts = parseWith(getContextSchema, options, 'getContext options', 'budgetTokens must be a positive integer; query a string.');
+    if (this.unscheduled.has(session.id)) await this.scheduleAfterAppend(session.id);
+    return buildContext(this.deps, session, opts.query, opts.budgetTokens ?? this.deps.policy.context.defaultBudgetTokens);
+  }
+
+  /** Hybrid (BM25 + vector) search over one namespace's turns, summaries and facts, best first. */
+  async search(request: { namespace: string; query: string; k?: number; kinds?: ('turn' | 'summary' | 'fact')[] }): Promise<SearchHit[]> {
+    this.assertOpen();
+    const req = parseWith(searchSchema, request, 'search request', "Pass { namespace, query, k?, kinds?: ['turn' | 'summary' | 'fact'] }.");
+    const hits = await retrieve(this.deps, { namespace: req.namespace, query: req.query, k: req.k, kinds: req.kinds ?? ['turn', 'summary', 'fact'] });
+    return hits.map(toSearchHit);
+  }
+
+  /**
+   * Deletes messages, a session or a whole namespace, and everything derived from them in
+   * the store and the KB; summaries that lose a turn are re-derived from the rest.
+   */
+  async forget(target: ForgetTarget): Promise<ForgetReport> {
+    this.assertOpen();
+    const parsed = parseWith(forgetSchema, target, 'forget target', 'Pass exactly one of { messageIds: string[] }, { sessionId }, { namespace }.');
+    const report = await this.applyLock.run(() => forget(this.deps, parsed));
+    for (const sessionId of report.sessionsToRederive) await this.schedule(sessionId);
+    return report;
+  }
+
+  /** One session in a format: `json` (lossless bundle for import), `jsonl`, `markdown`, `text`. */
+  async export(sessionId: string, options: { format: ExportFormat }): Promise<string> {
+    this.assertOpen();
+    const session = await this.requireSession(sessionId);
+    const { format } = parseWith(exportSchema, options, 'export options', "format must be 'json', 'jsonl', 'markdown' or 'text'.");
+    return renderBundle(await collectBundle(this.deps, session, this.deps.clock.now()), format);
+  }
+
+  /** Imports a JSON bundle from `export` (object or text), all or nothing, and indexes it. */
+  async import(bundle: unknown): Promise<ImportReport> {
+    this.assertOpen();
+    const report = await this.applyLock.run(() => importBundle(this.deps, bundle));
+    return report;
+  }
+
+  /** Rebuilds the knowledge base from the store. */
+  async reindex(): Promise<ReindexReport> {
+    this.assertOpen();
+    return this.applyLock.run(() => reindex(this.deps));
+  }
+
+  /** Resolves when all derivation enqueued so far, and what it triggered, has been applied. */
+  async flush(): Promise<void> {
+    this.assertOpen();
+    for (const sessionId of [...this.unscheduled]) await this.schedule(sessionId);
+    for (let round = 0; round < 100; round++) {
+      await this.deps.queue.drain();
+      const pending = await this.deps.queue.pending();
+      if (!pending.some((p) => p.state !== 'failed')) return;
+    }
+  }
+
+  /** Waits for running jobs, then closes the queue, the store and the knowledge base. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.deps.queue.close();
+    await this.deps.store.close();
+    await this.deps.knowledge.close();
+  }
+
+  private async createSession(input: { namespace: string; id?: string; title?: string; metadata?: Record<string, unknown> }): Promise<Session> {
+    this.assertOpen();
+    const parsed = parseWith(createSessionSchema, input, 'session', 'Pass { namespace: string, title?, metadata? }.');
+    if (parsed.id && (await this.deps.store.sessions({ ids: [parsed.id] })).length) {
+      throw new StrataError('CONFLICT', `session ${parsed.id} already exists`, { hint: 'Use memory.sessions.get(id) to continue it, or omit id to create a new one.' });
+    }
+    const now = this.deps.clock.now();
+    const session: Session = {
+      id: parsed.id ?? newId('ses'),
+      namespace: parsed.namespace,
+      ...(parsed.title === undefined ? {} : { title: parsed.title }),
+      metadata: parsed.metadata ?? {},
+      createdAt: now,
+      updatedAt: now,
+      lastSeq: 0,
+    };
+    await this.deps.store.write({ ops: [{ type: 'putSession', session }] });
+    return session;
+  }
+
+  private async getSession(id: string): Promise<Session | null> {
+    this.assertOpen();
+    const parsed = parseWith(sessionIdSchema, id, 'sessionId', SESSION_HINT);
+    return (await this.deps.store.sessions({ ids: [parsed] }))[0] ?? null;
+  }
+
+  private async listSessions(filter: { namespace?: string; limit?: number }): Promise<Session[]> {
+    this.assertOpen();
+    return this.deps.store.sessions(parseWith(listSessionsSchema, filter, 'session filter', 'Pass { namespace?: string, limit?: number }.'));
+  }
+
+  private async renameSession(id: string, title: string): Promise<Session> {
+    const session = await this.requireSession(id);
+    const renamed = { ...session, title, updatedAt: this.deps.clock.now() };
+    await this.deps.store.write({ ops: [{ type: 'putSession', session: renamed }] });
+    return renamed;
+  }
+
+  private async listFacts(filter: { namespace: string; includeSuperseded?: boolean }): Promise<Fact[]> {
+    this.assertOpen();
+    const parsed = parseWith(factsListSchema, filter, 'facts filter', 'Pass { namespace: string, includeSuperseded?: boolean }.');
+    return this.deps.store.facts(parsed);
+  }
+
+  private async requireSession(id: string): Promise<Session> {
+    const session = await this.getSession(id);
+    if (!session) throw new StrataError('NOT_FOUND', `no session with id ${JSON.stringify(id)}`, { hint: `${SESSION_HINT} List sessions with memory.sessions.list().` });
+    return session;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new StrataError('CLOSED', 'this memory is closed', { hint: 'Create a new one with createMemory().' });
+  }
+}

@@ -1,0 +1,155 @@
+import { z } from 'zod';
+import { parseWith } from '../config/parse.js';
+import type { Fact, JobRecord, Summary } from '../domain/derived.js';
+import type { StoredMessage } from '../domain/message.js';
+import type { Session } from '../domain/session.js';
+import { StrataError } from '../errors/strata-error.js';
+import type { MemoryDeps } from './deps.js';
+import { indexTexts } from './reindex.js';
+import { formatDay } from './text-format.js';
+
+export const BUNDLE_FORMAT = 'strata-bundle';
+export const BUNDLE_VERSION = 1;
+
+/** A lossless, versioned export of sessions with every tier and its provenance. */
+export interface ExportBundle {
+  format: typeof BUNDLE_FORMAT;
+  version: typeof BUNDLE_VERSION;
+  exportedAt: string;
+  sessions: { session: Session; messages: StoredMessage[]; summaries: Summary[]; jobs: JobRecord[] }[];
+  /** Facts derived from these sessions' messages, current and superseded. */
+  facts: Fact[];
+}
+
+export type ExportFormat = 'json' | 'jsonl' | 'markdown' | 'text';
+
+/** Reads one session with everything derived from it. */
+export async function collectBundle(deps: MemoryDeps, session: Session, now: number): Promise<ExportBundle> {
+  const [messages, summaries, jobs] = await Promise.all([
+    deps.store.messages({ sessionId: session.id }),
+    deps.store.summaries({ sessionId: session.id }),
+    deps.store.jobs({ sessionId: session.id }),
+  ]);
+  const facts = messages.length ? await deps.store.facts({ sourceMessageIds: messages.map((m) => m.id), includeSuperseded: true }) : [];
+  return { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, exportedAt: new Date(now).toISOString(), sessions: [{ session, messages, summaries, jobs }], facts };
+}
+
+/** Renders a bundle in one of the export formats. */
+export function renderBundle(bundle: ExportBundle, format: ExportFormat): string {
+  switch (format) {
+    case 'json':
+      return `${JSON.stringify(bundle, null, 2)}\n`;
+    case 'jsonl':
+      return bundle.sessions.flatMap((s) => s.messages.map(toOpenAiLine)).join('\n') + '\n';
+    case 'markdown':
+      return renderMarkdown(bundle);
+    case 'text':
+      return bundle.sessions.flatMap((s) => s.messages.map((m) => `[${new Date(m.createdAt).toISOString()}] ${m.role}${m.name ? ` (${m.name})` : ''}: ${m.content}`)).join('\n') + '\n';
+  }
+}
+
+/** One OpenAI chat message per line, with strata's id, seq and time alongside. */
+function toOpenAiLine(m: StoredMessage): string {
+  return JSON.stringify({
+    role: m.role,
+    content: m.content,
+    ...(m.name ? { name: m.name } : {}),
+    ...(m.toolCalls?.length ? { tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } })) } : {}),
+    ...(m.toolCallId ? { tool_call_id: m.toolCallId } : {}),
+    id: m.id,
+    seq: m.seq,
+    created_at: new Date(m.createdAt).toISOString(),
+  });
+}
+
+function renderMarkdown(bundle: ExportBundle): string {
+  const out: string[] = [];
+  for (const { session, messages, summaries } of bundle.sessions) {
+    out.push(`# ${session.title ?? session.id}`, '', `- session: \`${session.id}\``, `- namespace: \`${session.namespace}\``, `- created: ${new Date(session.createdAt).toISOString()}`, '');
+    const synopsis = summaries.find((s) => s.level === 'synopsis');
+    if (synopsis) out.push('## Synopsis', '', synopsis.text, '');
+    const batches = summaries.filter((s) => s.level === 'batch');
+    if (batches.length) out.push('## Summaries', '', ...batches.map((s) => `- turns ${s.fromSeq}-${s.toSeq}: ${s.text}`), '');
+    out.push('## Messages', '');
+    for (const m of messages) out.push(`**${m.role}${m.name ? ` (${m.name})` : ''}** · ${new Date(m.createdAt).toISOString()} · #${m.seq}`, '', m.content, '');
+  }
+  if (bundle.facts.length) {
+    out.push('## Facts', '', ...bundle.facts.map((f) => `- ${f.text} (${formatDay(f.validFrom)}${f.validTo ? ` – ${formatDay(f.validTo)}, superseded` : ', current'})`), '');
+  }
+  return out.join('\n');
+}
+
+const looseRecord = z.record(z.string(), z.unknown());
+const bundleSchema = z.object({
+  format: z.literal(BUNDLE_FORMAT),
+  version: z.literal(BUNDLE_VERSION),
+  exportedAt: z.string(),
+  sessions: z.array(z.object({
+    session: looseRecord.and(z.object({ id: z.string().min(1), namespace: z.string().min(1), lastSeq: z.number() })),
+    messages: z.array(looseRecord.and(z.object({ id: z.string().min(1), seq: z.number().int().positive(), sessionId: z.string(), content: z.string() }))),
+    summaries: z.array(looseRecord),
+    jobs: z.array(looseRecord),
+  })),
+  facts: z.array(looseRecord.and(z.object({ id: z.string().min(1), namespace: z.string().min(1) }))),
+});
+
+export interface ImportReport {
+  sessions: number;
+  messages: number;
+  summaries: number;
+  facts: number;
+}
+
+/**
+ * Imports a bundle in one store transaction (all or nothing), then indexes it. Ids, seqs,
+ * times and provenance are kept, so export -> import into an empty memory is lossless.
+ * @throws StrataError INVALID_INPUT for a malformed bundle; CONFLICT when a session or
+ *   message id already exists (nothing is written then).
+ */
+export async function importBundle(deps: MemoryDeps, input: unknown): Promise<ImportReport> {
+  const raw = typeof input === 'string' ? parseJson(input) : input;
+  const bundle = parseWith(bundleSchema, raw, 'import bundle', `Pass the JSON produced by memory.export(sessionId, { format: 'json' }) (format '${BUNDLE_FORMAT}', version ${BUNDLE_VERSION}).`) as unknown as ExportBundle;
+  for (const { session } of bundle.sessions) {
+    const [existing] = await deps.store.sessions({ ids: [session.id] });
+    if (existing) {
+      throw new StrataError('CONFLICT', `session ${session.id} already exists; import would overwrite it`, { hint: 'Forget the existing session first (memory.forget({ sessionId })) or import into another memory.' });
+    }
+  }
+  await deps.store.write({
+    ops: [
+      ...bundle.sessions.flatMap((s) => [
+        { type: 'putSession' as const, session: s.session },
+        { type: 'insertMessages' as const, messages: s.messages },
+        { type: 'putSummaries' as const, summaries: s.summaries },
+        { type: 'recordJobs' as const, jobs: s.jobs },
+      ]),
+      { type: 'putFacts', facts: bundle.facts },
+    ],
+  });
+  await indexBundle(deps, bundle);
+  return {
+    sessions: bundle.sessions.length,
+    messages: bundle.sessions.reduce((n, s) => n + s.messages.length, 0),
+    summaries: bundle.sessions.reduce((n, s) => n + s.summaries.length, 0),
+    facts: bundle.facts.length,
+  };
+}
+
+async function indexBundle(deps: MemoryDeps, bundle: ExportBundle): Promise<void> {
+  for (const { messages, summaries } of bundle.sessions) {
+    await indexTexts(deps, messages.filter((m) => m.content.trim()).map((m) => ({ id: m.id, text: m.content, kind: 'turn', namespace: m.namespace, sessionId: m.sessionId, current: true, createdAt: m.createdAt })));
+    await indexTexts(deps, summaries.map((s) => ({ id: s.id, text: s.text, kind: 'summary', namespace: s.namespace, sessionId: s.sessionId, current: true, createdAt: s.createdAt })));
+  }
+  await indexTexts(deps, bundle.facts.map((f) => ({ id: f.id, text: f.text, kind: 'fact', namespace: f.namespace, sessionId: null, current: f.validTo === undefined, createdAt: f.createdAt })));
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new StrataError('INVALID_INPUT', `import bundle is not valid JSON (${error instanceof Error ? error.message : String(error)})`, {
+      hint: "Pass the text written by memory.export(sessionId, { format: 'json' }), or the parsed object.",
+      cause: error,
+    });
+  }
+}
