@@ -1,5 +1,8 @@
+import { createRequire } from 'node:module';
 import { stemmer } from 'stemmer';
-import { eng } from 'stopword';
+
+// stopword ships CommonJS without type declarations; its English list is a plain string[].
+const { eng } = createRequire(import.meta.url)('stopword') as { eng: string[] };
 
 const STOP_WORDS: ReadonlySet<string> = new Set([
   ...eng,

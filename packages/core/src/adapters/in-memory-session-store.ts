@@ -1,0 +1,98 @@
+import type { Fact, JobRecord, Summary } from '../domain/derived.js';
+import type { StoredMessage } from '../domain/message.js';
+import type { Session } from '../domain/session.js';
+import { StrataError } from '../errors/strata-error.js';
+import type {
+  FactFilter,
+  JobFilter,
+  LexicalHit,
+  LexicalQuery,
+  MessageFilter,
+  SessionFilter,
+  SessionStore,
+  SummaryFilter,
+  WriteBatch,
+  WriteReceipt,
+} from '../ports/session-store.js';
+import { applyStoreOp } from './in-memory-apply-op.js';
+import { selectFacts, selectJobs, selectMessages, selectSessions, selectSummaries } from './in-memory-queries.js';
+import { InMemoryTables } from './in-memory-tables.js';
+
+/**
+ * The reference {@link SessionStore}: everything in process memory, lost on exit. Used in
+ * tests, demos and as the executable definition of the port's rules. Writes are atomic
+ * (an undo log reverts a failing batch); reads and writes copy records, so callers never
+ * share objects with the store. Lexical search is BM25 with one index per namespace.
+ */
+export class InMemorySessionStore implements SessionStore {
+  private tables = new InMemoryTables();
+  private closed = false;
+
+  async write(batch: WriteBatch): Promise<WriteReceipt> {
+    const tables = this.open('write');
+    const key = batch.unlessJobApplied;
+    if (key !== undefined && tables.jobs.has(key)) return { applied: false, messages: [] };
+    const stored = tables.undo.run(() => batch.ops.flatMap((op) => applyStoreOp(tables, op)));
+    return { applied: true, messages: structuredClone(stored) };
+  }
+
+  async sessions(filter: SessionFilter): Promise<Session[]> {
+    return structuredClone(selectSessions(this.open('sessions'), filter));
+  }
+
+  async messages(filter: MessageFilter): Promise<StoredMessage[]> {
+    return structuredClone(selectMessages(this.open('messages'), filter));
+  }
+
+  async summaries(filter: SummaryFilter): Promise<Summary[]> {
+    return structuredClone(selectSummaries(this.open('summaries'), filter));
+  }
+
+  async facts(filter: FactFilter): Promise<Fact[]> {
+    return structuredClone(selectFacts(this.open('facts'), filter));
+  }
+
+  async jobs(filter: JobFilter): Promise<JobRecord[]> {
+    return structuredClone(selectJobs(this.open('jobs'), filter));
+  }
+
+  async searchLexical(query: LexicalQuery): Promise<LexicalHit[]> {
+    return this.open('searchLexical').lexical.search(query);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    // Drop every record now rather than whenever the store object becomes unreachable.
+    this.tables = new InMemoryTables();
+  }
+
+  private open(method: string): InMemoryTables {
+    if (!this.closed) return this.tables;
+    throw new StrataError('CLOSED', `InMemorySessionStore.${method}() was called after close().`, {
+      hint: 'A closed store cannot be reopened; create a new one with createInMemorySessionStore().',
+    });
+  }
+}
+
+/**
+ * Creates an empty in-memory session store. Nothing is persisted: use it for tests, demos
+ * and short-lived agents; use the SQLite store (`@strata/store-sqlite`) to keep sessions.
+ *
+ * @example
+ * ```ts
+ * const store = await createInMemorySessionStore();
+ * const now = Date.now();
+ * await store.write({
+ *   ops: [
+ *     { type: 'putSession', session: { id: 's1', namespace: 'user:42', metadata: {}, createdAt: now, updatedAt: now, lastSeq: 0 } },
+ *     { type: 'appendMessages', sessionId: 's1', messages: [{ id: 'm1', role: 'user', content: 'I moved to Berlin', createdAt: now, metadata: {} }] },
+ *   ],
+ * });
+ * const hits = await store.searchLexical({ namespace: 'user:42', text: 'moving', kinds: ['turn'], k: 5 });
+ * // hits: [{ kind: 'turn', id: 'm1', score: 0.28... }]
+ * ```
+ */
+export async function createInMemorySessionStore(): Promise<SessionStore> {
+  return new InMemorySessionStore();
+}

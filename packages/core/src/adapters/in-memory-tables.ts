@@ -1,0 +1,230 @@
+import type { Fact, JobRecord, Summary } from '../domain/derived.js';
+import type { StoredMessage } from '../domain/message.js';
+import type { Session } from '../domain/session.js';
+import { InMemoryLexicalIndex } from './in-memory-lexical-index.js';
+
+/**
+ * Remembers how to revert each mutation made inside `run`, so that a batch that throws
+ * half-way leaves the tables exactly as they were (the all-or-nothing rule of `write`).
+ */
+export class UndoLog {
+  private steps: (() => void)[] | null = null;
+
+  run<T>(apply: () => T): T {
+    const steps: (() => void)[] = [];
+    this.steps = steps;
+    try {
+      return apply();
+    } catch (error) {
+      for (let i = steps.length - 1; i >= 0; i -= 1) steps[i]?.();
+      throw error;
+    } finally {
+      this.steps = null;
+    }
+  }
+
+  push(step: () => void): void {
+    this.steps?.push(step);
+  }
+}
+
+interface TableHooks<T> {
+  /** Called whenever a row enters the table, to maintain secondary indexes. */
+  attach?: (row: T) => void;
+  /** Called whenever a row leaves the table (deleted or replaced). */
+  detach?: (row: T) => void;
+}
+
+/**
+ * A keyed table whose rows are never mutated in place: every change is a `put` or a
+ * `delete`, each logged for undo and mirrored into secondary indexes by the hooks.
+ */
+export class Table<T> {
+  private readonly rows = new Map<string, T>();
+
+  constructor(
+    private readonly keyOf: (row: T) => string,
+    private readonly undo: UndoLog,
+    private readonly hooks: TableHooks<T> = {},
+  ) {}
+
+  get(key: string): T | undefined {
+    return this.rows.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.rows.has(key);
+  }
+
+  values(): IterableIterator<T> {
+    return this.rows.values();
+  }
+
+  /** Inserts or replaces the row with the same key. */
+  put(row: T): void {
+    const previous = this.rows.get(this.keyOf(row));
+    if (previous !== undefined) this.detach(previous);
+    this.attach(row);
+    this.undo.push(() => {
+      this.detach(row);
+      if (previous !== undefined) this.attach(previous);
+    });
+  }
+
+  /** Deletes by key; returns the removed row, or undefined when there was none. */
+  delete(key: string): T | undefined {
+    const previous = this.rows.get(key);
+    if (previous === undefined) return undefined;
+    this.detach(previous);
+    this.undo.push(() => this.attach(previous));
+    return previous;
+  }
+
+  private attach(row: T): void {
+    this.rows.set(this.keyOf(row), row);
+    this.hooks.attach?.(row);
+  }
+
+  private detach(row: T): void {
+    this.rows.delete(this.keyOf(row));
+    this.hooks.detach?.(row);
+  }
+}
+
+/**
+ * The whole state of an in-memory session store: one table per record type, plus
+ * secondary indexes (messages per session in seq order, summaries / jobs per session,
+ * facts per namespace, the lexical index) that the table hooks keep in step.
+ */
+export class InMemoryTables {
+  readonly undo = new UndoLog();
+  readonly lexical = new InMemoryLexicalIndex();
+  private readonly messagesBySession = new Map<string, StoredMessage[]>();
+  private readonly summariesBySession = new Map<string, Map<string, Summary>>();
+  private readonly jobsBySession = new Map<string, Map<string, JobRecord>>();
+  private readonly factsByNamespace = new Map<string, Map<string, Fact>>();
+
+  readonly sessions = new Table<Session>((session) => session.id, this.undo);
+
+  readonly messages = new Table<StoredMessage>((message) => message.id, this.undo, {
+    attach: (message) => {
+      insertBySeq(this.messagesBySession, message);
+      this.lexical.add(message.namespace, turnEntry(message), message.content);
+    },
+    detach: (message) => {
+      removeBySeq(this.messagesBySession, message);
+      this.lexical.remove(message.namespace, 'turn', message.id);
+    },
+  });
+
+  readonly summaries = new Table<Summary>((summary) => summary.id, this.undo, {
+    attach: (summary) => {
+      addToGroup(this.summariesBySession, summary.sessionId, summary.id, summary);
+      const entry = { kind: 'summary' as const, id: summary.id, sessionId: summary.sessionId };
+      this.lexical.add(summary.namespace, entry, summary.text);
+    },
+    detach: (summary) => {
+      removeFromGroup(this.summariesBySession, summary.sessionId, summary.id);
+      this.lexical.remove(summary.namespace, 'summary', summary.id);
+    },
+  });
+
+  readonly facts = new Table<Fact>((fact) => fact.id, this.undo, {
+    attach: (fact) => {
+      addToGroup(this.factsByNamespace, fact.namespace, fact.id, fact);
+      // Superseded facts stay in the table for history but leave the lexical index.
+      if (isCurrentFact(fact)) {
+        this.lexical.add(fact.namespace, { kind: 'fact', id: fact.id, sessionId: null }, fact.text);
+      }
+    },
+    detach: (fact) => {
+      removeFromGroup(this.factsByNamespace, fact.namespace, fact.id);
+      this.lexical.remove(fact.namespace, 'fact', fact.id);
+    },
+  });
+
+  readonly jobs = new Table<JobRecord>((job) => job.key, this.undo, {
+    attach: (job) => addToGroup(this.jobsBySession, job.sessionId, job.key, job),
+    detach: (job) => removeFromGroup(this.jobsBySession, job.sessionId, job.key),
+  });
+
+  /** Messages of one session in ascending seq order; do not mutate. */
+  sessionMessages(sessionId: string): readonly StoredMessage[] {
+    return this.messagesBySession.get(sessionId) ?? [];
+  }
+
+  messageAtSeq(sessionId: string, seq: number): StoredMessage | undefined {
+    const list = this.sessionMessages(sessionId);
+    const message = list[lowerBound(list, seq)];
+    return message?.seq === seq ? message : undefined;
+  }
+
+  sessionSummaries(sessionId: string): Summary[] {
+    return [...(this.summariesBySession.get(sessionId)?.values() ?? [])];
+  }
+
+  sessionJobs(sessionId: string): JobRecord[] {
+    return [...(this.jobsBySession.get(sessionId)?.values() ?? [])];
+  }
+
+  namespaceFacts(namespace: string): Fact[] {
+    return [...(this.factsByNamespace.get(namespace)?.values() ?? [])];
+  }
+}
+
+/** A fact is current until supersession sets its `validTo`. */
+export function isCurrentFact(fact: Fact): boolean {
+  return typeof fact.validTo !== 'number';
+}
+
+/** Index of the first message whose seq is >= `seq` (binary search). */
+export function lowerBound(list: readonly StoredMessage[], seq: number): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((list[mid]?.seq ?? Infinity) < seq) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+function turnEntry(message: StoredMessage): { kind: 'turn'; id: string; sessionId: string } {
+  return { kind: 'turn', id: message.id, sessionId: message.sessionId };
+}
+
+function insertBySeq(bySession: Map<string, StoredMessage[]>, message: StoredMessage): void {
+  let list = bySession.get(message.sessionId);
+  if (list === undefined) {
+    list = [];
+    bySession.set(message.sessionId, list);
+  }
+  const last = list[list.length - 1];
+  // Appends arrive in seq order, so the common case is a push, not a splice.
+  if (last === undefined || last.seq < message.seq) list.push(message);
+  else list.splice(lowerBound(list, message.seq), 0, message);
+}
+
+function removeBySeq(bySession: Map<string, StoredMessage[]>, message: StoredMessage): void {
+  const list = bySession.get(message.sessionId);
+  if (list === undefined) return;
+  const index = lowerBound(list, message.seq);
+  if (list[index]?.id === message.id) list.splice(index, 1);
+  if (list.length === 0) bySession.delete(message.sessionId);
+}
+
+function addToGroup<T>(groups: Map<string, Map<string, T>>, group: string, key: string, row: T): void {
+  let members = groups.get(group);
+  if (members === undefined) {
+    members = new Map();
+    groups.set(group, members);
+  }
+  members.set(key, row);
+}
+
+function removeFromGroup<T>(groups: Map<string, Map<string, T>>, group: string, key: string): void {
+  const members = groups.get(group);
+  if (members === undefined) return;
+  members.delete(key);
+  if (members.size === 0) groups.delete(group);
+}

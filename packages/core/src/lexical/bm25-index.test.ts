@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { Bm25Index } from './bm25-index.js';
+
+const all = (): boolean => true;
+
+function indexOf(docs: Record<string, string>): Bm25Index<{ group: string }> {
+  const index = new Bm25Index<{ group: string }>();
+  for (const [id, text] of Object.entries(docs)) index.add(id, text, { group: id.slice(0, 1) });
+  return index;
+}
+
+describe('Bm25Index', () => {
+  it('scores a one-term match by the Okapi formula', () => {
+    // N = 2, df = 1: idf = ln(1 + 1.5 / 1.5) = ln 2; tf = 1, dl = avgdl, so tf part = 1.
+    const index = indexOf({ a: 'cat', b: 'dog' });
+    const hits = index.search('cat', 10, all);
+    expect(hits).toHaveLength(1);
+    expect(hits[0]?.id).toBe('a');
+    expect(hits[0]?.score).toBeCloseTo(Math.LN2, 12);
+  });
+
+  it('weighs a rare term above a common one', () => {
+    // apple: df 3 of 4 -> idf ln(1 + 1.5/3.5); durian: df 1 -> idf ln(1 + 3.5/1.5).
+    const index = indexOf({
+      d1: 'apple fig',
+      d2: 'apple grape',
+      d3: 'apple kiwi',
+      d4: 'durian lemon',
+    });
+    const hits = index.search('apple durian', 10, all);
+    expect(hits.map((hit) => hit.id)).toEqual(['d4', 'd1', 'd2', 'd3']);
+    expect(hits[0]?.score).toBeCloseTo(Math.log(1 + 3.5 / 1.5), 12);
+    expect(hits[1]?.score).toBeCloseTo(Math.log(1 + 1.5 / 3.5), 12);
+  });
+
+  it('ranks a small corpus: both terms, then the shorter of the single matches', () => {
+    const index = indexOf({
+      long: 'salmon fishing trip along the river with friends and family',
+      both: 'salmon recipe with lemon',
+      short: 'salmon dinner',
+      none: 'the weather in Paris was lovely',
+    });
+    const hits = index.search('salmon recipe', 10, all);
+    expect(hits.map((hit) => hit.id)).toEqual(['both', 'short', 'long']);
+  });
+
+  it('counts repeated query terms once and breaks ties by id', () => {
+    const index = indexOf({ b: 'tea', a: 'tea', c: 'coffee' });
+    const once = index.search('tea', 10, all);
+    expect(once.map((hit) => hit.id)).toEqual(['a', 'b']);
+    expect(index.search('tea tea tea', 10, all)).toEqual(once);
+  });
+
+  it('returns nothing for stop words only or unknown terms', () => {
+    const index = indexOf({ a: 'the cat sat' });
+    expect(index.search('the and of', 10, all)).toEqual([]);
+    expect(index.search('zebra', 10, all)).toEqual([]);
+    expect(new Bm25Index<null>().search('cat', 10, all)).toEqual([]);
+  });
+
+  it('finds inflected forms through stemming', () => {
+    const index = indexOf({ a: 'I moved to Berlin last year', b: 'I love pizza' });
+    expect(index.search('moving', 10, all).map((hit) => hit.id)).toEqual(['a']);
+  });
+
+  it('forgets removed documents and updates idf', () => {
+    const index = indexOf({ a: 'cat', b: 'dog', c: 'cat' });
+    // N = 3, df = 2: idf = ln(1 + 1.5 / 2.5) = ln 1.6.
+    expect(index.search('cat', 10, all)[0]?.score).toBeCloseTo(Math.log(1.6), 12);
+    expect(index.remove('c')).toBe(true);
+    expect(index.remove('c')).toBe(false);
+    expect(index.has('c')).toBe(false);
+    expect(index.size).toBe(2);
+    const hits = index.search('cat', 10, all);
+    expect(hits.map((hit) => hit.id)).toEqual(['a']);
+    expect(hits[0]?.score).toBeCloseTo(Math.LN2, 12);
+  });
+
+  it('replaces a document re-added under the same id', () => {
+    const index = new Bm25Index<string>();
+    index.add('a', 'cat', 'old');
+    index.add('a', 'dog', 'new');
+    expect(index.size).toBe(1);
+    expect(index.search('cat', 10, all)).toEqual([]);
+    const metas: string[] = [];
+    const hits = index.search('dog', 10, (meta) => (metas.push(meta), true));
+    expect(hits.map((hit) => hit.id)).toEqual(['a']);
+    expect(metas).toEqual(['new']);
+  });
+
+  it('filters by meta and returns the k best accepted documents', () => {
+    const index = indexOf({ x1: 'tea', x2: 'tea tea', y1: 'tea time', y2: 'tea', y3: 'tea' });
+    const onlyY = index.search('tea', 2, (meta) => meta.group === 'y');
+    expect(onlyY.map((hit) => hit.id)).toEqual(['y2', 'y3']);
+    expect(index.search('tea', 0, all)).toEqual([]);
+    expect(index.search('tea', 1, (_meta, id) => id !== 'x2').map((hit) => hit.id)).toEqual(['x1']);
+  });
+
+  it('selects the same top k as a full sort over a larger corpus', () => {
+    const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel'];
+    let seed = 7;
+    const next = (): number => (seed = (seed * 48271) % 2147483647);
+    const index = new Bm25Index<number>();
+    for (let i = 0; i < 2000; i += 1) {
+      const text = Array.from({ length: 1 + (next() % 6) }, () => words[next() % words.length]);
+      index.add(`doc-${String(i).padStart(4, '0')}`, text.join(' '), i);
+    }
+    const even = (meta: number): boolean => meta % 2 === 0;
+    const full = index.search('alpha hotel', 100_000, even);
+    const top = index.search('alpha hotel', 25, even);
+    expect(top).toEqual(full.slice(0, 25));
+    for (let i = 1; i < full.length; i += 1) {
+      expect(full[i - 1]?.score ?? 0).toBeGreaterThanOrEqual(full[i]?.score ?? 0);
+    }
+  });
+});

@@ -1,4 +1,0 @@
-declare module 'stopword' {
-  /** English stop words. */
-  export const eng: string[];
-}

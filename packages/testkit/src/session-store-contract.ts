@@ -1,0 +1,58 @@
+import { afterEach, beforeEach, describe, it } from 'vitest';
+import type { SessionStore } from '@strata/core';
+import type { Define } from './session-store-contract/fixtures.js';
+import { describeLexicalSearch } from './session-store-contract/lexical-cases.js';
+import { describeLifecycle } from './session-store-contract/lifecycle-cases.js';
+import { describeReads } from './session-store-contract/read-cases.js';
+import { describeWrites } from './session-store-contract/write-cases.js';
+
+export interface SessionStoreContractOptions {
+  /** A fresh, empty store for each test. */
+  create: () => Promise<SessionStore>;
+  /** Releases what `create` made (delete a temp file). `close()` is called first. */
+  destroy?: (store: SessionStore) => Promise<void>;
+  /** Test title -> reason: known gaps of this adapter, shown in the skipped test's name. */
+  skip?: Record<string, string>;
+}
+
+/**
+ * The behaviour every {@link SessionStore} adapter must have: the rules of the port's doc
+ * comments, checked through the port only, so any adapter runs it unchanged.
+ *
+ * @example
+ * ```ts
+ * describeSessionStoreContract('SqliteSessionStore', {
+ *   create: () => createSqliteSessionStore({ path: ':memory:' }),
+ * });
+ * ```
+ */
+export function describeSessionStoreContract(name: string, options: SessionStoreContractOptions): void {
+  describe(`SessionStore contract: ${name}`, () => {
+    let store: SessionStore | undefined;
+    const current = (): SessionStore => {
+      if (store === undefined) throw new Error('No store: create() has not run for this test.');
+      return store;
+    };
+    const test: Define = (title, body) => {
+      const reason = options.skip?.[title];
+      if (reason === undefined) it(title, body);
+      else it.skip(`${title} (skipped: ${reason})`, body);
+    };
+
+    beforeEach(async () => {
+      store = await options.create();
+    });
+    afterEach(async () => {
+      const finished = store;
+      store = undefined;
+      if (finished === undefined) return;
+      await finished.close();
+      await options.destroy?.(finished);
+    });
+
+    describeWrites(test, current);
+    describeReads(test, current);
+    describeLifecycle(test, current);
+    describeLexicalSearch(test, current);
+  });
+}

@@ -1,0 +1,107 @@
+import { expect } from 'vitest';
+import type { LexicalHit, LexicalKind, LexicalQuery } from '@strata/core';
+import type { CurrentStore, Define } from './fixtures.js';
+import { T0, fact, seedSession, summary } from './fixtures.js';
+
+const ALL_KINDS: LexicalKind[] = ['turn', 'summary', 'fact'];
+
+const kindIds = (hits: LexicalHit[]): string[] => hits.map((hit) => `${hit.kind}:${hit.id}`);
+
+/**
+ * BM25 search. Only orderings with a clear margin are asserted and ties are never assumed
+ * to come in a given order, so that stores with slightly different BM25 variants (FTS5
+ * clamps negative idf) pass alike.
+ */
+export function describeLexicalSearch(test: Define, store: CurrentStore): void {
+  const search = (query: Partial<LexicalQuery> & { text: string }): Promise<LexicalHit[]> =>
+    store().searchLexical({ namespace: 'ns-a', kinds: ALL_KINDS, k: 10, ...query });
+
+  /** A turn, a summary and a fact with the same text in each of the given sessions. */
+  const seedEveryKind = async (sessionId: string, text: string, namespace = 'ns-a'): Promise<void> => {
+    await seedSession(store(), sessionId, [text], namespace);
+    await store().write({
+      ops: [
+        { type: 'putSummaries', summaries: [summary(`${sessionId}-sum`, sessionId, [1, 1], text, { namespace })] },
+        { type: 'putFacts', facts: [fact(`${sessionId}-fact`, 'user', 'said', 'it', { namespace, text })] },
+      ],
+    });
+  };
+
+  test('searchLexical ranks items sharing query terms first and skips items sharing none', async () => {
+    await seedSession(store(), 's1', [
+      'We adopted a golden retriever puppy',
+      'The weather in Lisbon is sunny today',
+      'The puppy chewed a golden slipper',
+    ]);
+    const hits = await search({ text: 'golden retriever puppy' });
+    expect(kindIds(hits)).toEqual(['turn:s1-m1', 'turn:s1-m3']);
+    expect(hits[0]?.score).toBeGreaterThan(hits[1]?.score ?? Infinity);
+  });
+
+  test('searchLexical weighs a rare term above a common one', async () => {
+    await seedSession(store(), 's1', ['coffee every morning', 'coffee after lunch', 'coffee with friends', 'saxophone lesson tonight']);
+    const hits = await search({ text: 'coffee saxophone' });
+    expect(hits[0]?.id).toBe('s1-m4');
+    expect(hits.map((hit) => hit.id).sort()).toEqual(['s1-m1', 's1-m2', 's1-m3', 's1-m4']);
+  });
+
+  test('searchLexical never returns another namespace', async () => {
+    await seedEveryKind('sa', 'Berlin apartment with a balcony', 'ns-a');
+    await seedEveryKind('sb', 'Berlin apartment with a balcony', 'ns-b');
+    expect(kindIds(await search({ text: 'berlin balcony' })).sort()).toEqual(['fact:sa-fact', 'summary:sa-sum', 'turn:sa-m1']);
+    const other = await search({ namespace: 'ns-b', text: 'berlin balcony' });
+    expect(kindIds(other).sort()).toEqual(['fact:sb-fact', 'summary:sb-sum', 'turn:sb-m1']);
+    expect(await search({ namespace: 'ns-c', text: 'berlin balcony' })).toEqual([]);
+  });
+
+  test('searchLexical returns only the requested kinds', async () => {
+    await seedEveryKind('s1', 'Berlin apartment with a balcony');
+    expect(kindIds(await search({ text: 'berlin', kinds: ['summary'] }))).toEqual(['summary:s1-sum']);
+    expect(kindIds(await search({ text: 'berlin', kinds: ['fact', 'turn'] })).sort()).toEqual(['fact:s1-fact', 'turn:s1-m1']);
+  });
+
+  test('searchLexical with sessionId returns only that session\'s turns and summaries', async () => {
+    await seedEveryKind('s1', 'Berlin apartment with a balcony');
+    await seedEveryKind('s2', 'Berlin apartment with a garden');
+    const hits = await search({ text: 'berlin apartment', sessionId: 's1' });
+    expect(kindIds(hits).sort()).toEqual(['summary:s1-sum', 'turn:s1-m1']);
+    expect(await search({ text: 'berlin', sessionId: 'unknown' })).toEqual([]);
+  });
+
+  test('searchLexical matches inflected forms (stemming) and ignores stop words', async () => {
+    await seedSession(store(), 's1', ['I moved to Berlin last year', 'I love pizza']);
+    expect(kindIds(await search({ text: 'moving' }))).toEqual(['turn:s1-m1']);
+    expect(kindIds(await search({ text: 'Moves?' }))).toEqual(['turn:s1-m1']);
+    expect(await search({ text: 'the and of to' })).toEqual([]);
+  });
+
+  test('searchLexical does not return superseded facts', async () => {
+    const current = fact('f1', 'user', 'lives_in', 'Paris', { text: 'The user lives in Paris' });
+    const former = fact('f0', 'user', 'lived_in', 'Paris', { text: 'The user lived in Paris', validTo: T0 + 1 });
+    await store().write({ ops: [{ type: 'putFacts', facts: [current, former] }] });
+    expect(kindIds(await search({ text: 'paris' }))).toEqual(['fact:f1']);
+    await store().write({ ops: [{ type: 'putFacts', facts: [{ ...current, validTo: T0 + 2, supersededBy: 'f2' }] }] });
+    expect(await search({ text: 'paris' })).toEqual([]);
+  });
+
+  test('searchLexical does not return deleted items and follows replaced text', async () => {
+    await seedEveryKind('s1', 'Berlin apartment with a balcony');
+    await store().write({ ops: [{ type: 'delete', messages: ['s1-m1'], facts: ['s1-fact'] }] });
+    expect(kindIds(await search({ text: 'berlin' }))).toEqual(['summary:s1-sum']);
+    await store().write({ ops: [{ type: 'putSummaries', summaries: [summary('s1-sum', 's1', [1, 1], 'Lisbon flat')] }] });
+    expect(await search({ text: 'berlin' })).toEqual([]);
+    expect(kindIds(await search({ text: 'lisbon' }))).toEqual(['summary:s1-sum']);
+  });
+
+  test('searchLexical returns at most k hits, the best ones', async () => {
+    await seedSession(store(), 's1', [
+      'tea scone scone scone',
+      'tea tea tea tea',
+      'scone scone scone scone',
+      'tea tea scone scone',
+      'tea tea tea scone',
+    ]);
+    expect(kindIds(await search({ text: 'tea', k: 2 }))).toEqual(['turn:s1-m2', 'turn:s1-m5']);
+    expect((await search({ text: 'tea', k: 10 })).length).toBe(4);
+  });
+}

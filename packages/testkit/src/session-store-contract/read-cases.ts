@@ -1,0 +1,139 @@
+import { expect } from 'vitest';
+import type { CurrentStore, Define } from './fixtures.js';
+import { T0, fact, idsOf, job, seedSession, summary } from './fixtures.js';
+
+/** Filters and orderings of every read. */
+export function describeReads(test: Define, store: CurrentStore): void {
+  describeMessageReads(test, store);
+  describeSummaryReads(test, store);
+  describeFactReads(test, store);
+  describeJobReads(test, store);
+}
+
+function describeMessageReads(test: Define, store: CurrentStore): void {
+  test('messages by ids come ordered by session then seq; unknown ids are skipped', async () => {
+    await seedSession(store(), 'sb', ['b one', 'b two']);
+    await seedSession(store(), 'sa', ['a one', 'a two']);
+    const found = await store().messages({ ids: ['sb-m2', 'sa-m2', 'nope', 'sb-m1'] });
+    expect(found.map((m) => [m.sessionId, m.seq])).toEqual([['sa', 2], ['sb', 1], ['sb', 2]]);
+  });
+
+  test('messages filter by inclusive seq bounds and keep the newest N oldest first', async () => {
+    await seedSession(store(), 's1', ['1', '2', '3', '4', '5', '6']);
+    const seqs = async (filter: { fromSeq?: number; toSeq?: number; last?: number }): Promise<number[]> =>
+      (await store().messages({ sessionId: 's1', ...filter })).map((m) => m.seq);
+    expect(await seqs({ fromSeq: 2, toSeq: 4 })).toEqual([2, 3, 4]);
+    expect(await seqs({ fromSeq: 5 })).toEqual([5, 6]);
+    expect(await seqs({ last: 3 })).toEqual([4, 5, 6]);
+    expect(await seqs({ toSeq: 4, last: 2 })).toEqual([3, 4]);
+    expect(await seqs({ last: 10 })).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  test('messages filter by namespace and by session', async () => {
+    await seedSession(store(), 'sa', ['a'], 'ns-a');
+    await seedSession(store(), 'sb', ['b'], 'ns-b');
+    expect(idsOf(await store().messages({ namespace: 'ns-b' }))).toEqual(['sb-m1']);
+    expect(idsOf(await store().messages({ sessionId: 'sa' }))).toEqual(['sa-m1']);
+    expect(await store().messages({ sessionId: 'sa', namespace: 'ns-b' })).toEqual([]);
+    expect(await store().messages({ sessionId: 'unknown' })).toEqual([]);
+  });
+}
+
+function describeSummaryReads(test: Define, store: CurrentStore): void {
+  const seed = async (): Promise<void> => {
+    await seedSession(store(), 's1', ['1', '2', '3', '4', '5', '6']);
+    await seedSession(store(), 's2', ['x']);
+    const summaries = [
+      summary('late', 's1', [4, 6], 'later turns', { sourceMessageIds: ['s1-m4', 's1-m5', 's1-m6'] }),
+      summary('early', 's1', [1, 3], 'early turns', { sourceMessageIds: ['s1-m1', 's1-m2', 's1-m3'] }),
+      summary('syn', 's1', [1, 5], 'synopsis', { level: 'synopsis', sourceMessageIds: ['early', 's1-m4'] }),
+      summary('other', 's2', [1, 1], 'other session', { sourceMessageIds: ['s2-m1'] }),
+    ];
+    await store().write({ ops: [{ type: 'putSummaries', summaries }] });
+  };
+
+  test('summaries of a session come ordered by fromSeq; level filters', async () => {
+    await seed();
+    expect(idsOf(await store().summaries({ sessionId: 's1', level: 'batch' }))).toEqual(['early', 'late']);
+    expect(idsOf(await store().summaries({ sessionId: 's1', level: 'synopsis' }))).toEqual(['syn']);
+    expect(idsOf(await store().summaries({ level: 'batch' }))).toEqual(['early', 'late', 'other']);
+  });
+
+  test('summaries filter by minToSeq, sourceMessageIds and ids', async () => {
+    await seed();
+    expect(idsOf(await store().summaries({ sessionId: 's1', minToSeq: 5 })).sort()).toEqual(['late', 'syn']);
+    expect(idsOf(await store().summaries({ sourceMessageIds: ['s1-m4', 's2-m1'] })).sort()).toEqual(['late', 'other', 'syn']);
+    expect(idsOf(await store().summaries({ ids: ['other', 'early'] }))).toEqual(['early', 'other']);
+  });
+
+  test('putSummaries replaces a summary with the same id', async () => {
+    await seed();
+    const replaced = summary('early', 's1', [1, 3], 'rewritten', { degraded: true });
+    await store().write({ ops: [{ type: 'putSummaries', summaries: [replaced] }] });
+    expect(await store().summaries({ ids: ['early'] })).toEqual([replaced]);
+  });
+}
+
+function describeFactReads(test: Define, store: CurrentStore): void {
+  const seed = (): Promise<unknown> =>
+    store().write({
+      ops: [
+        {
+          type: 'putFacts',
+          facts: [
+            fact('f-b', 'user', 'lives_in', 'Berlin', { validFrom: T0 + 20, sourceMessageIds: ['m2'] }),
+            fact('f-old', 'user', 'lives_in', 'Paris', { validFrom: T0 + 10, validTo: T0 + 20, supersededBy: 'f-b', sourceMessageIds: ['m1'] }),
+            fact('f-a', 'user', 'likes', 'tea', { validFrom: T0 + 20 }),
+            fact('f-pet', 'dog', 'named', 'Rex', { validFrom: T0 + 5, sourceMessageIds: ['m1', 'm3'] }),
+            fact('f-other', 'user', 'likes', 'coffee', { namespace: 'ns-b' }),
+          ],
+        },
+      ],
+    });
+
+  test('facts come ordered by validFrom then id, current only by default', async () => {
+    await seed();
+    expect(idsOf(await store().facts({ namespace: 'ns-a' }))).toEqual(['f-pet', 'f-a', 'f-b']);
+    expect(idsOf(await store().facts({ namespace: 'ns-a', includeSuperseded: true }))).toEqual(['f-pet', 'f-old', 'f-a', 'f-b']);
+  });
+
+  test('facts filter by subject, predicate, namespace, ids and sourceMessageIds', async () => {
+    await seed();
+    expect(idsOf(await store().facts({ subject: 'user', predicate: 'likes' }))).toEqual(['f-other', 'f-a']);
+    expect(idsOf(await store().facts({ namespace: 'ns-a', subject: 'user', predicate: 'likes' }))).toEqual(['f-a']);
+    const slot = await store().facts({ namespace: 'ns-a', subject: 'user', predicate: 'lives_in', includeSuperseded: true });
+    expect(slot.map((f) => [f.id, f.object, f.validTo, f.supersededBy])).toEqual([
+      ['f-old', 'Paris', T0 + 20, 'f-b'],
+      ['f-b', 'Berlin', undefined, undefined],
+    ]);
+    expect(idsOf(await store().facts({ ids: ['f-old', 'f-pet'] }))).toEqual(['f-pet']);
+    expect(idsOf(await store().facts({ sourceMessageIds: ['m1'], includeSuperseded: true }))).toEqual(['f-pet', 'f-old']);
+  });
+
+  test('putFacts replaces a fact with the same id (supersession)', async () => {
+    await seed();
+    const superseded = fact('f-a', 'user', 'likes', 'tea', { validFrom: T0 + 20, validTo: T0 + 30, supersededBy: 'f-z' });
+    await store().write({ ops: [{ type: 'putFacts', facts: [superseded] }] });
+    expect(idsOf(await store().facts({ namespace: 'ns-a', predicate: 'likes' }))).toEqual([]);
+    expect(await store().facts({ ids: ['f-a'], includeSuperseded: true })).toEqual([superseded]);
+  });
+}
+
+function describeJobReads(test: Define, store: CurrentStore): void {
+  test('jobs of a session come ordered by toSeq; type and last filter', async () => {
+    const jobs = [
+      job('sum:s1:4-6', 's1', [4, 6]),
+      job('ing:s1:1-3', 's1', [1, 3], { type: 'ingest' }),
+      job('sum:s1:1-2', 's1', [1, 2]),
+      job('sum:s2:1-9', 's2', [1, 9]),
+    ];
+    await store().write({ ops: [{ type: 'recordJobs', jobs }] });
+    const keys = async (filter: { type?: 'summarize' | 'ingest'; last?: number }): Promise<string[]> =>
+      (await store().jobs({ sessionId: 's1', ...filter })).map((j) => j.key);
+    expect(await keys({})).toEqual(['sum:s1:1-2', 'ing:s1:1-3', 'sum:s1:4-6']);
+    expect(await keys({ type: 'summarize' })).toEqual(['sum:s1:1-2', 'sum:s1:4-6']);
+    expect(await keys({ type: 'summarize', last: 1 })).toEqual(['sum:s1:4-6']);
+    expect(await keys({ last: 2 })).toEqual(['ing:s1:1-3', 'sum:s1:4-6']);
+    expect(await store().jobs({ sessionId: 's1', type: 'summarize' })).toEqual([jobs[2], jobs[0]]);
+  });
+}
