@@ -1,0 +1,223 @@
+import type { DeriveJob, DeriveResult } from '../domain/jobs.js';
+import type { PendingJob } from '../domain/retrieval.js';
+import { StrataError } from '../errors/strata-error.js';
+import type { JobQueue, JobRuntime } from '../ports/job-queue.js';
+
+export interface InProcessJobQueueOptions {
+  /** How many jobs run at once. @defaultValue 2 */
+  concurrency?: number;
+  /** Tries per job (derive and apply), counting the first. @defaultValue 4 */
+  attempts?: number;
+  /** Backoff before retry n is `backoffMs * 2^(n-1)`. @defaultValue 250 */
+  backoffMs?: number;
+}
+
+/** `waiting`: failed an attempt, a retry timer is set (reported as `queued`). */
+type TrackedState = 'queued' | 'running' | 'waiting' | 'failed';
+
+interface Tracked {
+  job: DeriveJob;
+  state: TrackedState;
+  attempts: number;
+  error?: string;
+  /** Kept across attempts so that a failing apply does not re-derive. */
+  result?: DeriveResult;
+  timer?: NodeJS.Timeout;
+}
+
+/**
+ * {@link JobQueue} running jobs in the background of this process: `enqueue` returns at once,
+ * work starts on a later tick, FIFO, `concurrency` jobs at a time, with exponential backoff
+ * between attempts. Nothing survives a restart: the store's job ledger re-plans lost work.
+ */
+export class InProcessJobQueue implements JobQueue {
+  private readonly concurrency: number;
+  private readonly attempts: number;
+  private readonly backoffMs: number;
+  private runtime: JobRuntime | null = null;
+  /** Jobs not yet applied, by key, in enqueue order (oldest first). */
+  private readonly tracked = new Map<string, Tracked>();
+  private readonly ready: Tracked[] = [];
+  private readonly running = new Set<Promise<void>>();
+  /** Accepted jobs neither applied nor finally failed. */
+  private unsettled = 0;
+  private drainWaiters: (() => void)[] = [];
+  private isPumpScheduled = false;
+  private closed = false;
+  private closing: Promise<void> | null = null;
+
+  constructor(options: InProcessJobQueueOptions = {}) {
+    this.concurrency = positiveInteger('concurrency', options.concurrency ?? 2);
+    this.attempts = positiveInteger('attempts', options.attempts ?? 4);
+    this.backoffMs = options.backoffMs ?? 250;
+    if (!Number.isFinite(this.backoffMs) || this.backoffMs < 0) {
+      throw configInvalid(`backoffMs must be a finite number >= 0 (got ${String(options.backoffMs)}).`);
+    }
+  }
+
+  async start(runtime: JobRuntime): Promise<void> {
+    this.assertOpen();
+    if (this.runtime !== null && this.runtime !== runtime) {
+      throw new StrataError('CONFLICT', 'This job queue is already started with another runtime.', {
+        hint: 'Give each memory its own queue; createMemory calls start() once.',
+      });
+    }
+    this.runtime = runtime;
+  }
+
+  /** Returns before any work is done. Queued, running or retrying keys are skipped; failed keys start over. */
+  async enqueue(jobs: DeriveJob[]): Promise<void> {
+    this.assertOpen();
+    if (this.runtime === null) {
+      throw configInvalid('enqueue() was called before start().', 'Call queue.start(runtime) first; createMemory does this.');
+    }
+    for (const job of jobs) {
+      const existing = this.tracked.get(job.key);
+      if (existing !== undefined && existing.state !== 'failed') continue;
+      // Re-inserting moves a retried key to the end: it is now the newest job.
+      this.tracked.delete(job.key);
+      const entry: Tracked = { job, state: 'queued', attempts: 0 };
+      this.tracked.set(job.key, entry);
+      this.ready.push(entry);
+      this.unsettled += 1;
+    }
+    this.schedulePump();
+  }
+
+  async pending(sessionId?: string): Promise<PendingJob[]> {
+    const result: PendingJob[] = [];
+    for (const { job, state, attempts, error } of this.tracked.values()) {
+      if (sessionId !== undefined && job.sessionId !== sessionId) continue;
+      const { key, type, fromSeq, toSeq } = job;
+      const shown = state === 'waiting' ? 'queued' : state;
+      const listed: PendingJob = { key, type, sessionId: job.sessionId, fromSeq, toSeq, state: shown, attempts };
+      result.push(error === undefined ? listed : { ...listed, error });
+    }
+    return result;
+  }
+
+  /** After close(), resolves once running jobs end; queued ones stay unprocessed. */
+  drain(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve();
+    // Someone awaits the outcome: retry timers must now keep the process alive.
+    for (const entry of this.tracked.values()) entry.timer?.ref();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  /** Stops taking jobs, cancels waiting retries and waits for running jobs. Idempotent. */
+  close(): Promise<void> {
+    this.closed = true;
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
+    for (const entry of this.tracked.values()) {
+      if (entry.timer === undefined) continue;
+      clearTimeout(entry.timer);
+      entry.timer = undefined;
+      entry.state = 'queued';
+    }
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+    this.notifyIfIdle();
+  }
+
+  private schedulePump(): void {
+    if (this.isPumpScheduled) return;
+    this.isPumpScheduled = true;
+    setImmediate(() => {
+      this.isPumpScheduled = false;
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    const runtime = this.runtime;
+    while (!this.closed && runtime !== null && this.running.size < this.concurrency) {
+      const next = this.ready.shift();
+      if (next === undefined) break;
+      const work: Promise<void> = this.attempt(runtime, next).finally(() => {
+        this.running.delete(work);
+        this.pump();
+        this.notifyIfIdle();
+      });
+      this.running.add(work);
+    }
+  }
+
+  /** One try; never rejects, a failure schedules a retry or marks the job failed. */
+  private async attempt(runtime: JobRuntime, entry: Tracked): Promise<void> {
+    entry.state = 'running';
+    entry.attempts += 1;
+    try {
+      entry.result ??= await runtime.derive(entry.job);
+      await runtime.apply(entry.result);
+      if (this.tracked.get(entry.job.key) === entry) this.tracked.delete(entry.job.key);
+      this.unsettled -= 1;
+    } catch (error) {
+      entry.error = error instanceof Error ? error.message : String(error);
+      this.handleFailure(entry);
+    }
+  }
+
+  private handleFailure(entry: Tracked): void {
+    if (entry.attempts >= this.attempts) {
+      entry.state = 'failed';
+      delete entry.result;
+      this.unsettled -= 1;
+      return;
+    }
+    entry.state = this.closed ? 'queued' : 'waiting';
+    if (this.closed) return;
+    entry.timer = setTimeout(() => {
+      entry.timer = undefined;
+      entry.state = 'queued';
+      this.ready.push(entry);
+      this.pump();
+    }, this.backoffMs * 2 ** (entry.attempts - 1));
+    // A pending retry alone must not keep the process alive, unless someone awaits drain().
+    if (this.drainWaiters.length === 0) entry.timer.unref();
+  }
+
+  private isIdle(): boolean {
+    return this.unsettled === 0 || (this.closed && this.running.size === 0);
+  }
+
+  private notifyIfIdle(): void {
+    if (!this.isIdle()) return;
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) {
+      throw new StrataError('CLOSED', 'This in-process job queue is closed.', {
+        hint: 'Create a new queue; close() is final.',
+      });
+    }
+  }
+}
+
+/**
+ * Creates an {@link InProcessJobQueue}, the default queue when no Redis is configured.
+ * @example
+ * const jobQueue = createInProcessJobQueue({ concurrency: 4, backoffMs: 500 });
+ * const memory = await createMemory({ store, knowledgeBase, jobQueue });
+ * await memory.append(sessionId, messages); // returns at once; summaries land shortly after
+ * await jobQueue.drain(); // e.g. before a script exits
+ */
+export function createInProcessJobQueue(options: InProcessJobQueueOptions = {}): JobQueue {
+  return new InProcessJobQueue(options);
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (Number.isInteger(value) && value >= 1) return value;
+  throw configInvalid(`${name} must be a positive integer (got ${String(value)}).`);
+}
+
+const OPTIONS_HINT = 'Fix the option passed to createInProcessJobQueue, or omit it for the default.';
+
+function configInvalid(message: string, hint = OPTIONS_HINT): StrataError {
+  return new StrataError('CONFIG_INVALID', message, { hint });
+}
