@@ -1,0 +1,134 @@
+import type { ExtractedFact, KnownFact, TranscriptTurn } from '../domain/jobs.js';
+import { analyzeText } from '../lexical/analyze.js';
+import type { ExtractInput, FactExtractor } from '../ports/models.js';
+import type { FactDraft, SentenceContext } from './fact-pattern.js';
+import { isCasualText } from './fact-phrases.js';
+import { heuristicFactPatterns } from './heuristic-fact-patterns.js';
+import { resolveRelativeDate } from './resolve-relative-date.js';
+import { splitSentences } from './split-sentences.js';
+
+const QUESTION_START = /^(?:do|does|did|where|what|who|whom|whose|when|why|how|which|is|are|am|was|were|can|could|would|should|will|shall|have|has|may|might)\s/i;
+// A statement under a condition or wish is not a fact about the user ("if I lived in Paris").
+const HYPOTHETICAL = /\b(?:if|unless|suppose|supposing|imagine|wish|would|wouldn't|might|maybe|perhaps|hypothetically|pretend|whether|in case|I'd)\b/i;
+// Independent clauses, so "I'm 34 and I live in Berlin" yields two facts.
+const CLAUSE_BREAK = /\s*;\s*|,?\s+(?:and|but|so|because|although|though|while|whereas|plus)\s+(?=(?:I|my)\b)|,\s+(?=I\b)/i;
+// Predicates another extractor (or an LLM) may have used for the same single-valued slot.
+const PREDICATE_ALIASES: Readonly<Record<string, readonly string[]>> = {
+  lives_in: ['location', 'city', 'residence', 'current_city', 'home_city', 'lives', 'place_of_residence', 'current_location'],
+  hometown: ['from', 'origin', 'birthplace', 'home_town', 'grew_up_in', 'place_of_birth'],
+  job_title: ['occupation', 'job', 'profession', 'role', 'works_as', 'title'],
+  employer: ['company', 'works_at', 'works_for', 'workplace', 'organization'],
+  name: ['full_name', 'first_name', 'called'],
+  partner: ['spouse', 'wife', 'husband', 'girlfriend', 'boyfriend'],
+  mother: ['mom', 'mum'],
+  father: ['dad'],
+  email: ['email_address', 'e-mail'],
+};
+
+function isStatement(sentence: string): boolean {
+  if (/\?["')\]]*$/.test(sentence) || QUESTION_START.test(sentence)) return false;
+  return !HYPOTHETICAL.test(sentence);
+}
+
+/** All drafts of one clause; one per slot, the most confident pattern winning. */
+function draftsOfClause(clause: string, createdAt: number): FactDraft[] {
+  const date = resolveRelativeDate(clause, createdAt);
+  const context: SentenceContext = { createdAt, isCasual: isCasualText(clause), date };
+  const withoutDate = date === undefined ? undefined : `${clause.slice(0, date.index)} ${clause.slice(date.index + date.matched.length)}`.replace(/\s+/g, ' ').trim();
+  const bySlot = new Map<string, FactDraft>();
+  for (const pattern of heuristicFactPatterns) {
+    const input = pattern.input === 'clause-without-date' ? withoutDate : clause;
+    const match = input === undefined ? null : pattern.regex.exec(input);
+    if (match === null) continue;
+    const built = pattern.build(match, context);
+    for (const draft of built === undefined ? [] : Array.isArray(built) ? built : [built]) {
+      // A name capitalised by guess in lower-case text ("i live in berlin") is less certain.
+      const isGuess = context.isCasual && /\p{Lu}/u.test(draft.object) && !clause.includes(draft.object);
+      const scored = isGuess ? { ...draft, confidence: draft.confidence - 0.1 } : draft;
+      const slot = `${draft.subject ?? 'user'}|${draft.predicate}`;
+      const current = bySlot.get(slot);
+      if (current === undefined || current.confidence < scored.confidence) bySlot.set(slot, scored);
+    }
+  }
+  return [...bySlot.values()];
+}
+
+function draftsOfTurn(turn: TranscriptTurn): FactDraft[] {
+  const content = turn.content.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/[ \t]+/g, ' ');
+  return splitSentences(content)
+    .filter(isStatement)
+    .flatMap((sentence) => sentence.split(CLAUSE_BREAK))
+    .flatMap((clause) => draftsOfClause(clause.trim(), turn.createdAt));
+}
+
+function itemTerms(item: string): string {
+  return [...new Set(analyzeText(item))].sort().join(' ');
+}
+
+/**
+ * The predicate to store: a known one when it names the same slot ("opinion_of:jazz music"
+ * said before as "opinion_of:jazz-music", or `occupation` for `job_title`), else the draft's.
+ */
+function reusePredicate(subject: string, predicate: string, known: KnownFact[]): string {
+  const [kind, item] = predicate.includes(':') ? [predicate.slice(0, predicate.indexOf(':')), predicate.slice(predicate.indexOf(':') + 1)] : [predicate, undefined];
+  const terms = item === undefined ? '' : itemTerms(item);
+  const aliases = PREDICATE_ALIASES[predicate] ?? [];
+  for (const fact of known) {
+    if (fact.subject.toLowerCase() !== subject) continue;
+    const other = fact.predicate.toLowerCase().trim();
+    if (item === undefined) {
+      const normalised = other.replace(/[\s-]+/g, '_');
+      if (normalised === predicate || aliases.includes(normalised)) return fact.predicate;
+    } else if (other.startsWith(`${kind}:`) && terms.length > 0 && itemTerms(other.slice(kind.length + 1)) === terms) {
+      return fact.predicate;
+    }
+  }
+  return predicate;
+}
+
+function toFact(draft: FactDraft, turn: TranscriptTurn, known: KnownFact[]): ExtractedFact {
+  const subject = draft.subject ?? 'user';
+  const knownSubject = known.find((fact) => fact.subject.toLowerCase() === subject)?.subject ?? subject;
+  return {
+    subject: knownSubject,
+    predicate: reusePredicate(subject, draft.predicate, known),
+    object: draft.object,
+    text: draft.text,
+    sourceMessageIds: [turn.id],
+    validFrom: turn.createdAt,
+    confidence: Math.round(draft.confidence * 100) / 100,
+  };
+}
+
+/**
+ * Offline fact extractor: first-person statements of the user ("I live in Berlin", "my
+ * sister Anna", "I'm flying to Tokyo next Friday") matched by a table of patterns, with
+ * relative dates resolved against each turn's time. Only user turns are read (an assistant's
+ * "I" is the assistant); questions and hypotheticals yield nothing. Precise but narrow:
+ * anything phrased outside the patterns is missed, which an LLM-backed extractor catches.
+ *
+ * @example
+ * const extractor = new HeuristicFactExtractor();
+ * const facts = await extractor.extract({ turns, knownFacts: [] });
+ * // [{ subject: 'user', predicate: 'lives_in', object: 'Berlin', text: 'User lives in Berlin.', ... }]
+ */
+export class HeuristicFactExtractor implements FactExtractor {
+  readonly name = 'heuristic';
+
+  /** Facts in turn order; the same fact said twice in one turn is returned once. */
+  async extract({ turns, knownFacts }: ExtractInput): Promise<ExtractedFact[]> {
+    const facts: ExtractedFact[] = [];
+    const seen = new Set<string>();
+    for (const turn of turns) {
+      if (turn.role !== 'user') continue;
+      for (const draft of draftsOfTurn(turn)) {
+        const fact = toFact(draft, turn, knownFacts);
+        const key = `${turn.id}|${fact.subject}|${fact.predicate}|${fact.object}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        facts.push(fact);
+      }
+    }
+    return facts;
+  }
+}

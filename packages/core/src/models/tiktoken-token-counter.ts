@@ -1,0 +1,50 @@
+import { Tiktoken } from 'js-tiktoken/lite';
+import o200kBase from 'js-tiktoken/ranks/o200k_base';
+import type { TokenCounter } from '../ports/models.js';
+
+const CACHE_LIMIT = 10_000;
+const CACHEABLE_LENGTH = 2_000;
+
+// Building the encoder parses ~200k ranks, so every counter shares one, built on first use.
+let sharedEncoder: Tiktoken | undefined;
+function o200k(): Tiktoken {
+  sharedEncoder ??= new Tiktoken(o200kBase);
+  return sharedEncoder;
+}
+
+/**
+ * Counts tokens with the o200k_base encoding (GPT-4o and later), bundled with js-tiktoken so
+ * it works offline. Text that looks like a special token ("<|endoftext|>") is counted as
+ * plain text instead of throwing: users may type anything.
+ *
+ * The engine counts the same messages on every context assembly, so short texts are cached
+ * (bounded, oldest evicted first).
+ *
+ * @example
+ * new TiktokenTokenCounter().count('hello world'); // 2
+ */
+export class TiktokenTokenCounter implements TokenCounter {
+  readonly name = 'tiktoken:o200k_base';
+  private readonly cache = new Map<string, number>();
+
+  count(text: string): number {
+    if (text.length === 0) return 0;
+    const cacheable = text.length < CACHEABLE_LENGTH;
+    if (cacheable) {
+      const cached = this.cache.get(text);
+      if (cached !== undefined) return cached;
+    }
+    // No special tokens allowed and none disallowed: they are encoded as ordinary text.
+    const count = o200k().encode(text, [], []).length;
+    if (cacheable) this.remember(text, count);
+    return count;
+  }
+
+  private remember(text: string, count: number): void {
+    if (this.cache.size >= CACHE_LIMIT) {
+      const oldest = this.cache.keys().next();
+      if (oldest.done !== true) this.cache.delete(oldest.value);
+    }
+    this.cache.set(text, count);
+  }
+}
