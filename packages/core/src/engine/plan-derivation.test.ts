@@ -7,26 +7,31 @@ const turns = (from: number, to: number, tokens = 10): TurnCost[] =>
 
 describe('planSummaries', () => {
   it.each([
-    { name: 'window not full', uncovered: turns(1, 6), last: 0, expected: [] },
-    { name: 'one over -> one full batch', uncovered: turns(1, 7), last: 0, expected: [{ fromSeq: 1, toSeq: 3 }] },
-    { name: 'far over -> consecutive batches', uncovered: turns(1, 13), last: 0, expected: [{ fromSeq: 1, toSeq: 3 }, { fromSeq: 4, toSeq: 6 }, { fromSeq: 7, toSeq: 9 }] },
-    { name: 'tail after coverage', uncovered: turns(11, 17), last: 10, expected: [{ fromSeq: 11, toSeq: 13 }] },
-    { name: 'holes before coverage are re-summarized as runs', uncovered: [{ seq: 2, tokens: 1 }, { seq: 3, tokens: 1 }, { seq: 7, tokens: 1 }, ...turns(21, 22)], last: 20, expected: [{ fromSeq: 2, toSeq: 3 }, { fromSeq: 7, toSeq: 7 }] },
-  ])('$name', ({ uncovered, last, expected }) => {
-    expect(planSummaries(uncovered, last, policy)).toEqual(expected);
+    { name: 'window not full', uncovered: turns(1, 6), covered: [], expected: [] },
+    { name: 'one over -> one full batch', uncovered: turns(1, 7), covered: [], expected: [{ fromSeq: 1, toSeq: 3 }] },
+    { name: 'far over -> consecutive batches', uncovered: turns(1, 13), covered: [], expected: [{ fromSeq: 1, toSeq: 3 }, { fromSeq: 4, toSeq: 6 }, { fromSeq: 7, toSeq: 9 }] },
+    { name: 'tail after coverage', uncovered: turns(11, 17), covered: [{ fromSeq: 1, toSeq: 10 }], expected: [{ fromSeq: 11, toSeq: 13 }] },
+    {
+      name: 'holes are re-summarized; a deleted seq does not split them, a covered range does',
+      uncovered: [{ seq: 2, tokens: 1 }, { seq: 4, tokens: 1 }, { seq: 7, tokens: 1 }, ...turns(21, 22)],
+      covered: [{ fromSeq: 5, toSeq: 6 }, { fromSeq: 8, toSeq: 20 }],
+      expected: [{ fromSeq: 2, toSeq: 4 }, { fromSeq: 7, toSeq: 7 }],
+    },
+  ])('$name', ({ uncovered, covered, expected }) => {
+    expect(planSummaries(uncovered, covered, policy)).toEqual(expected);
   });
 
   it('promotes by tokens and keeps minMessages even when they alone exceed the budget', () => {
     const heavy = turns(1, 4, 600);
-    expect(planSummaries(heavy, 0, policy)).toEqual([{ fromSeq: 1, toSeq: 2 }]);
+    expect(planSummaries(heavy, [], policy)).toEqual([{ fromSeq: 1, toSeq: 2 }]);
   });
 
   it('plans the same boundaries whether turns arrive one by one or at once', () => {
-    const all = planSummaries(turns(1, 20), 0, policy);
+    const all = planSummaries(turns(1, 20), [], policy);
     const incremental: { fromSeq: number; toSeq: number }[] = [];
     let covered = 0;
     for (let n = 1; n <= 20; n++) {
-      const planned = planSummaries(turns(covered + 1, n), covered, policy);
+      const planned = planSummaries(turns(covered + 1, n), covered ? [{ fromSeq: 1, toSeq: covered }] : [], policy);
       incremental.push(...planned);
       covered = planned.length ? planned[planned.length - 1]!.toSeq : covered;
     }

@@ -15,22 +15,26 @@ export interface TurnCost {
 
 /**
  * Which batches leave the immediate tier. `uncovered` are the session's turns not covered by
- * an applied summary nor by a pending summarize job, ascending. Turns before `lastCoveredSeq`
- * are holes (left by forget) and are re-summarized as they are; the tail is batched oldest
+ * an applied summary nor by a pending summarize job, ascending; `covered` the ranges that
+ * are. Uncovered turns before the last covered seq are holes (left by forget) and are
+ * re-summarized as they are; the tail is batched oldest
  * first, `batchMessages` at a time, while it exceeds the window, always keeping the newest
  * `minMessages`. Boundaries depend only on the turns, so a replay plans the same keys.
  */
-export function planSummaries(uncovered: readonly TurnCost[], lastCoveredSeq: number, policy: WindowPolicy): SeqRange[] {
+export function planSummaries(uncovered: readonly TurnCost[], covered: readonly SeqRange[], policy: WindowPolicy): SeqRange[] {
+  const lastCoveredSeq = Math.max(0, ...covered.map((r) => r.toSeq));
   const holes = uncovered.filter((t) => t.seq < lastCoveredSeq);
   const tail = uncovered.filter((t) => t.seq > lastCoveredSeq);
-  return [...groupRuns(holes), ...planTail(tail, policy)];
+  return [...groupHoles(holes, covered), ...planTail(tail, policy)];
 }
 
-function groupRuns(turns: readonly TurnCost[]): SeqRange[] {
+/** Uncovered turns form one run unless a covered range lies between them (deleted seqs don't split). */
+function groupHoles(turns: readonly TurnCost[], covered: readonly SeqRange[]): SeqRange[] {
   const ranges: SeqRange[] = [];
   for (const turn of turns) {
     const last = ranges[ranges.length - 1];
-    if (last && last.toSeq === turn.seq - 1) last.toSeq = turn.seq;
+    const split = !last || covered.some((r) => r.fromSeq > last.toSeq && r.toSeq < turn.seq);
+    if (last && !split) last.toSeq = turn.seq;
     else ranges.push({ fromSeq: turn.seq, toSeq: turn.seq });
   }
   return ranges;

@@ -86,7 +86,7 @@ async function applySummary(deps: MemoryDeps, result: Extract<DeriveResult, { jo
   if (applied.some((s) => overlaps(s, job))) return false;
   const now = deps.clock.now();
   const summary: Summary = {
-    id: stableId('sum', job.key),
+    id: stableId('sum', job.key, ...result.sourceMessageIds),
     sessionId: job.sessionId,
     namespace: job.namespace,
     level: 'batch',
@@ -114,7 +114,7 @@ async function applySynopsis(deps: MemoryDeps, result: Extract<DeriveResult, { j
   if (result.sourceMessageIds.some((id) => !exists.has(id))) return false;
   const now = deps.clock.now();
   const synopsis: Summary = {
-    id: stableId('syn', job.key),
+    id: stableId('syn', job.key, ...result.sourceMessageIds),
     sessionId: job.sessionId,
     namespace: job.namespace,
     level: 'synopsis',

@@ -56,14 +56,14 @@ async function relatedFacts(deps: MemoryDeps, namespace: string, turns: Transcri
 function planSummaryJobs(deps: MemoryDeps, view: SessionView, pending: PendingJob[]): DeriveJob[] {
   const pendingRanges: SeqRange[] = pending.filter((p) => p.type === 'summarize');
   const candidates = view.uncovered.filter((m) => !isCovered(m.seq, pendingRanges));
-  const lastCovered = Math.max(
-    view.synopsis?.toSeq ?? 0,
-    ...view.summaries.map((s) => s.toSeq),
-    ...pendingRanges.map((r) => r.toSeq),
-  );
+  const covered: SeqRange[] = [
+    ...(view.synopsis ? [{ fromSeq: 1, toSeq: view.synopsis.toSeq }] : []),
+    ...view.summaries,
+    ...pendingRanges,
+  ];
   const costs = candidates.map((m) => ({ seq: m.seq, tokens: turnTokens(deps, m) }));
   const { immediate, working } = deps.policy;
-  const ranges = planSummaries(costs, lastCovered, { ...immediate, batchMessages: working.batchMessages });
+  const ranges = planSummaries(costs, covered, { ...immediate, batchMessages: working.batchMessages });
   return ranges.map((range) => {
     const turns = candidates.filter((m) => m.seq >= range.fromSeq && m.seq <= range.toSeq).map(toTurn);
     const previous = previousSummary(view, range.fromSeq);

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import type { MemoryOptions } from './config/memory-options.js';
+import { parseWith } from './config/parse.js';
+import { policySchema } from './config/policy.js';
+import { createInMemoryKnowledgeBase } from './adapters/in-memory-knowledge-base.js';
+import { createInMemorySessionStore } from './adapters/in-memory-session-store.js';
+import { createInProcessJobQueue } from './adapters/in-process-job-queue.js';
+import { ExtractiveSummarizer } from './models/extractive-summarizer.js';
+import { HashingEmbeddings } from './models/hashing-embeddings.js';
+import { HeuristicFactExtractor } from './models/heuristic-fact-extractor.js';
+import { TiktokenTokenCounter } from './models/tiktoken-token-counter.js';
+import { Memory } from './services/memory.js';
+
+const port = (methods: string[]) =>
+  z.custom<object>((value) => typeof value === 'object' && value !== null && methods.every((m) => typeof (value as Record<string, unknown>)[m] === 'function'), {
+    message: `must implement ${methods.join(', ')}`,
+  });
+
+const optionsSchema = z.object({
+  store: port(['write', 'sessions', 'messages', 'summaries', 'facts', 'jobs', 'searchLexical', 'close']).optional(),
+  knowledge: port(['upsert', 'query', 'setCurrent', 'delete', 'count', 'close']).optional(),
+  queue: port(['start', 'enqueue', 'pending', 'drain', 'close']).optional(),
+  summarizer: port(['summarize', 'consolidate']).optional(),
+  extractor: port(['extract']).optional(),
+  embeddings: port(['embedDocuments', 'embedQuery']).optional(),
+  tokens: port(['count']).optional(),
+  clock: port(['now']).optional(),
+  policy: z.unknown().optional(),
+});
+
+/**
+ * Creates a memory. Every port is injectable; what is not given defaults to the in-process,
+ * offline implementations (in-memory store and KB, in-process queue, extractive summarizer,
+ * heuristic fact extractor, hashing embeddings, tiktoken o200k counting).
+ * @throws StrataError CONFIG_INVALID when an option is malformed.
+ * @example
+ * const memory = await createMemory();
+ * const session = await memory.sessions.create({ namespace: 'user-42' });
+ * await memory.append(session.id, { role: 'user', content: 'I moved to Berlin last week.' });
+ * const { messages, manifest } = await memory.getContext(session.id, { budgetTokens: 1000 });
+ */
+export async function createMemory(options: MemoryOptions = {}): Promise<Memory> {
+  parseWith(optionsSchema, options, 'createMemory options', 'Pass ports implementing the interfaces exported by @strata/core.', 'CONFIG_INVALID');
+  const policy = parseWith(policySchema, options.policy ?? {}, 'policy', 'See the Policy type for the fields and their ranges.', 'CONFIG_INVALID');
+  const tokens = options.tokens ?? new TiktokenTokenCounter();
+  const memory = new Memory({
+    store: options.store ?? (await createInMemorySessionStore()),
+    knowledge: options.knowledge ?? (await createInMemoryKnowledgeBase()),
+    queue: options.queue ?? (await createInProcessJobQueue()),
+    summarizer: options.summarizer ?? new ExtractiveSummarizer({ tokens }),
+    extractor: options.extractor ?? new HeuristicFactExtractor(),
+    embeddings: options.embeddings ?? new HashingEmbeddings(),
+    tokens,
+    clock: options.clock ?? { now: () => Date.now() },
+    policy,
+  });
+  await memory.start();
+  return memory;
+}

@@ -1,0 +1,46 @@
+// @strata/core public surface. Named exports only.
+export { createMemory } from './create-memory.js';
+export { Memory } from './services/memory.js';
+export type { MemoryOptions } from './config/memory-options.js';
+export { policySchema } from './config/policy.js';
+export type { Policy, PolicyInput } from './config/policy.js';
+export type { ContextResult, PendingReport } from './services/context.js';
+export type { ForgetReport, ForgetTarget } from './services/forget.js';
+export type { ReindexReport } from './services/reindex.js';
+export type { ExportBundle, ExportFormat, ImportReport } from './services/transfer.js';
+export { BUNDLE_FORMAT, BUNDLE_VERSION } from './services/transfer.js';
+export { toLangChainMessage } from './services/to-langchain.js';
+
+export { StrataError } from './errors/strata-error.js';
+export type { StrataErrorCode, StrataErrorOptions } from './errors/strata-error.js';
+
+export type { Session } from './domain/session.js';
+export type { MessageInput, NewMessage, Role, StoredMessage, ToolCall } from './domain/message.js';
+export type { Fact, JobRecord, JobType, Summary, SummaryLevel } from './domain/derived.js';
+export type { ItemKind, ManifestItem, PendingJob, SearchHit, Tier } from './domain/retrieval.js';
+export type { DeriveJob, DeriveResult, ExtractedFact, JobRef, KnownFact, TranscriptTurn, VectorOf } from './domain/jobs.js';
+
+export type {
+  FactFilter, JobFilter, LexicalHit, LexicalKind, LexicalQuery, MessageFilter, SessionFilter, SessionStore,
+  StoreOp, SummaryFilter, WriteBatch, WriteReceipt,
+} from './ports/session-store.js';
+export type { KnowledgeBase, KnowledgeEntry, KnowledgeFilter, KnowledgeKind, KnowledgeMatch, KnowledgeQuery } from './ports/knowledge-base.js';
+export type { JobQueue, JobRuntime } from './ports/job-queue.js';
+export type { Clock, ConsolidateInput, ExtractInput, FactExtractor, SummarizeInput, Summarizer, TokenCounter } from './ports/models.js';
+
+export { analyzeText, isStopWord } from './lexical/analyze.js';
+export { Bm25Index } from './lexical/bm25-index.js';
+export { slotKey, isSameObject } from './engine/reconcile-facts.js';
+export { jobKey } from './engine/ids.js';
+
+export { InMemorySessionStore, createInMemorySessionStore } from './adapters/in-memory-session-store.js';
+export { InMemoryKnowledgeBase, createInMemoryKnowledgeBase } from './adapters/in-memory-knowledge-base.js';
+export { InlineJobQueue, createInlineJobQueue } from './adapters/inline-job-queue.js';
+export { InProcessJobQueue, createInProcessJobQueue } from './adapters/in-process-job-queue.js';
+export type { InProcessJobQueueOptions } from './adapters/in-process-job-queue.js';
+
+export { ExtractiveSummarizer } from './models/extractive-summarizer.js';
+export { HeuristicFactExtractor } from './models/heuristic-fact-extractor.js';
+export { HashingEmbeddings } from './models/hashing-embeddings.js';
+export { TiktokenTokenCounter } from './models/tiktoken-token-counter.js';
+export { CharTokenCounter } from './models/char-token-counter.js';
