@@ -15,6 +15,7 @@ export interface Summary {
   toSeq: number;
   text: string;
   sourceMessageIds: string[];
+  /** The time of the newest turn it covers, so that a summary is dated like its conversation. */
   createdAt: number;
   /** True when produced by an offline fallback because the configured model failed. */
   degraded: boolean;

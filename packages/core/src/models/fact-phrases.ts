@@ -60,7 +60,7 @@ export function toThirdPerson(text: string): string {
     .replace(/\bme\b/gi, 'them');
 }
 
-/** Whether the sentence carries no capitals beyond its first letter and the pronoun "I". */
+/** Whether the text carries no capitals beyond its first letter and the pronoun "I". */
 export function isCasualText(sentence: string): boolean {
   return !/\p{Lu}/u.test(sentence.slice(1).replace(/\bI\b/g, ''));
 }

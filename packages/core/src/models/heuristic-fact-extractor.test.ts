@@ -32,6 +32,7 @@ describe('HeuristicFactExtractor', () => {
     ["I'm German.", ['user|nationality|German|User is German.']],
     ['My email is sam@example.com.', ["user|email|sam@example.com|User's email is sam@example.com."]],
     ['My birthday is March 3.', ["user|birthday|03-03|User's birthday is March 3 (03-03)."]],
+    ['May 3 is fine. I live in Oslo.', ['user|lives_in|Oslo|User lives in Oslo.']],
     ['I was born on March 3, 1990.', ["user|birthday|1990-03-03|User's birthday is March 3 (1990-03-03)."]],
     // places
     ['I live in Berlin now.', ['user|lives_in|Berlin|User lives in Berlin.']],

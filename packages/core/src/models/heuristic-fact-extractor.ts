@@ -7,7 +7,7 @@ import { heuristicFactPatterns } from './heuristic-fact-patterns.js';
 import { resolveRelativeDate } from './resolve-relative-date.js';
 import { splitSentences } from './split-sentences.js';
 
-const QUESTION_START = /^(?:do|does|did|where|what|who|whom|whose|when|why|how|which|is|are|am|was|were|can|could|would|should|will|shall|have|has|may|might)\s/i;
+const QUESTION_START = /^(?:do|does|did|where|what|who|whom|whose|when|why|how|which|is|are|am|was|were|can|could|would|should|will|shall|have|has)\s/i;
 // A statement under a condition or wish is not a fact about the user ("if I lived in Paris").
 const HYPOTHETICAL = /\b(?:if|unless|suppose|supposing|imagine|wish|would|wouldn't|might|maybe|perhaps|hypothetically|pretend|whether|in case|I'd)\b/i;
 // Independent clauses, so "I'm 34 and I live in Berlin" yields two facts.

@@ -33,9 +33,19 @@ function recordOf(job: JobRef, now: number): JobRecord {
 }
 
 async function existingIds(deps: MemoryDeps, ids: readonly string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
+  return new Set((await sourceTimes(deps, ids)).keys());
+}
+
+/** createdAt of each source message that still exists, by id. */
+async function sourceTimes(deps: MemoryDeps, ids: readonly string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
   const found = await deps.store.messages({ ids: [...new Set(ids)] });
-  return new Set(found.map((m) => m.id));
+  return new Map(found.map((m) => [m.id, m.createdAt]));
+}
+
+/** A summary is dated like the conversation it covers: the time of its newest turn. */
+function newestTime(times: Map<string, number>, fallback: number): number {
+  return times.size ? Math.max(...times.values()) : fallback;
 }
 
 async function applyIngest(deps: MemoryDeps, result: Extract<DeriveResult, { job: { type: 'ingest' } }>): Promise<boolean> {
@@ -80,8 +90,8 @@ async function factsOfSlots(deps: MemoryDeps, namespace: string, facts: readonly
 
 async function applySummary(deps: MemoryDeps, result: Extract<DeriveResult, { job: { type: 'summarize' } }>): Promise<boolean> {
   const { job } = result;
-  const exists = await existingIds(deps, result.sourceMessageIds);
-  if (result.sourceMessageIds.some((id) => !exists.has(id)) || exists.size === 0) return false;
+  const times = await sourceTimes(deps, result.sourceMessageIds);
+  if (result.sourceMessageIds.some((id) => !times.has(id)) || times.size === 0) return false;
   const applied = await deps.store.summaries({ sessionId: job.sessionId, level: 'batch', minToSeq: job.fromSeq });
   if (applied.some((s) => overlaps(s, job))) return false;
   const now = deps.clock.now();
@@ -94,7 +104,7 @@ async function applySummary(deps: MemoryDeps, result: Extract<DeriveResult, { jo
     toSeq: job.toSeq,
     text: result.text,
     sourceMessageIds: result.sourceMessageIds,
-    createdAt: now,
+    createdAt: newestTime(times, now),
     degraded: result.degraded,
   };
   const receipt = await deps.store.write({
@@ -102,7 +112,7 @@ async function applySummary(deps: MemoryDeps, result: Extract<DeriveResult, { jo
     ops: [{ type: 'putSummaries', summaries: [summary] }, { type: 'recordJobs', jobs: [recordOf(job, now)] }],
   });
   if (!receipt.applied) return false;
-  if (result.vector.length) await deps.knowledge.upsert([entry(summary.id, 'summary', job.namespace, job.sessionId, result.vector, true, now)]);
+  if (result.vector.length) await deps.knowledge.upsert([entry(summary.id, 'summary', job.namespace, job.sessionId, result.vector, true, summary.createdAt)]);
   return true;
 }
 
@@ -110,8 +120,8 @@ async function applySynopsis(deps: MemoryDeps, result: Extract<DeriveResult, { j
   const { job } = result;
   const current = (await deps.store.summaries({ sessionId: job.sessionId, level: 'synopsis' }))[0];
   if (current?.id !== result.replacesSynopsisId) return false;
-  const exists = await existingIds(deps, result.sourceMessageIds);
-  if (result.sourceMessageIds.some((id) => !exists.has(id))) return false;
+  const times = await sourceTimes(deps, result.sourceMessageIds);
+  if (result.sourceMessageIds.some((id) => !times.has(id))) return false;
   const now = deps.clock.now();
   const synopsis: Summary = {
     id: stableId('syn', job.key, ...result.sourceMessageIds),
@@ -122,7 +132,7 @@ async function applySynopsis(deps: MemoryDeps, result: Extract<DeriveResult, { j
     toSeq: job.toSeq,
     text: result.text,
     sourceMessageIds: result.sourceMessageIds,
-    createdAt: now,
+    createdAt: newestTime(times, now),
     degraded: result.degraded,
   };
   const receipt = await deps.store.write({
@@ -135,7 +145,7 @@ async function applySynopsis(deps: MemoryDeps, result: Extract<DeriveResult, { j
   });
   if (!receipt.applied) return false;
   if (current) await deps.knowledge.delete({ ids: [current.id] });
-  if (result.vector.length) await deps.knowledge.upsert([entry(synopsis.id, 'summary', job.namespace, job.sessionId, result.vector, true, now)]);
+  if (result.vector.length) await deps.knowledge.upsert([entry(synopsis.id, 'summary', job.namespace, job.sessionId, result.vector, true, synopsis.createdAt)]);
   return true;
 }
 

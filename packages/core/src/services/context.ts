@@ -48,13 +48,14 @@ export async function buildContext(deps: MemoryDeps, session: Session, query: st
     deps.queue.pending(session.id),
   ]);
   const count = (text: string) => deps.tokens.count(text);
+  const recall = dedupeRecall(recalled.filter(isNotSynopsis));
   const assembly = assembleContext({
     budgetTokens,
     shares: context.shares,
     candidates: {
       working: workingItems(deps, view),
       facts: facts.map((hit) => lineItem(deps, hit, 'facts', 'long-term', `- ${hit.text}${sinceOf(hit)}`)),
-      recall: recalled.map((hit) => lineItem(deps, hit, 'recall', hit.kind === 'turn' ? 'session' : 'working', recallLine(hit))),
+      recall: recall.kept.map((hit) => lineItem(deps, hit, 'recall', hit.kind === 'turn' ? 'session' : 'working', recallLine(hit))),
       recent: [...view.uncovered].reverse().map((m) => recentItem(deps, m)),
     },
     memoryOverhead: MESSAGE_OVERHEAD_TOKENS + count(PREAMBLE) + 1,
@@ -63,12 +64,46 @@ export async function buildContext(deps: MemoryDeps, session: Session, query: st
   const { messages, tokens } = fitToBudget(deps, assembly, view, budgetTokens);
   return {
     messages,
-    manifest: assembly.manifest,
+    manifest: [...assembly.manifest, ...recall.redundant.map((r) => redundantEntry(deps, r.hit, r.reason))],
     tokens,
     budgetTokens,
     query: effectiveQuery,
     pending: { jobs, watermarkSeq: view.watermark, uncoveredMessages: view.uncovered.length },
   };
+}
+
+interface RecallSelection {
+  kept: Retrieved[];
+  redundant: { hit: Retrieved; reason: string }[];
+}
+
+/**
+ * Keeps recall candidates in rank order, dropping a turn already inside a better-ranked
+ * summary and a summary whose turns are mostly shown already: no line repeats another.
+ */
+function dedupeRecall(hits: Retrieved[]): RecallSelection {
+  const shown = new Map<string, string>();
+  const out: RecallSelection = { kept: [], redundant: [] };
+  for (const hit of hits) {
+    const seen = hit.messageIds.filter((id) => shown.has(id));
+    const isRedundant = hit.kind === 'turn' ? seen.length > 0 : seen.length * 2 >= hit.messageIds.length;
+    if (isRedundant) {
+      out.redundant.push({ hit, reason: `redundant: already shown by ${shown.get(seen[0] ?? '') ?? 'a better match'}` });
+      continue;
+    }
+    out.kept.push(hit);
+    for (const id of hit.messageIds) if (!shown.has(id)) shown.set(id, `${hit.kind} ${hit.id}`);
+  }
+  return out;
+}
+
+function redundantEntry(deps: MemoryDeps, hit: Retrieved, reason: string): ManifestItem {
+  return { kind: hit.kind, id: hit.id, tier: hit.kind === 'turn' ? 'session' : 'working', score: hit.score, tokens: deps.tokens.count(recallLine(hit)) + 1, included: false, reason, sourceMessageIds: hit.messageIds };
+}
+
+/** Another session's synopsis repeats its batch summaries, which are candidates themselves. */
+function isNotSynopsis(hit: Retrieved): boolean {
+  return !(hit.kind === 'summary' && hit.record.level === 'synopsis');
 }
 
 function lastUserText(messages: readonly StoredMessage[]): string {

@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { StrataError } from '@strata/core';
+import { runDemo } from './commands/demo.js';
+
+const program = new Command()
+  .name('strata')
+  .description('strata: multi-tier memory for LLM agents')
+  .showHelpAfterError();
+
+program
+  .command('demo')
+  .description('run a scripted, offline conversation that shows the memory tiers at work')
+  .action(async () => runDemo());
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  if (StrataError.is(error)) {
+    process.stderr.write(`error: ${error.message}\nhint: ${error.hint}\n`);
+    process.exit(error.code === 'BACKEND_UNAVAILABLE' ? 2 : 1);
+  }
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

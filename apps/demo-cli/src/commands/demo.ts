@@ -1,0 +1,87 @@
+import pc from 'picocolors';
+import type { ContextResult, Memory, Session } from '@strata/core';
+import { DEMO_QUESTION, FIRST_SESSION, SECOND_SESSION } from '../demo/script.js';
+import { clip, renderTable } from '../format/table.js';
+import { wireMemory } from '../wiring.js';
+
+/** A small window so that promotion shows within a short scripted conversation. */
+const DEMO_POLICY = {
+  immediate: { maxMessages: 6, minMessages: 2 },
+  working: { batchMessages: 4, maxSummaries: 2 },
+};
+const NAMESPACE = 'maya';
+type Print = (line?: string) => void;
+
+/**
+ * `strata demo`: a scripted two-session conversation, offline, showing the tiers filling,
+ * promotion, fact extraction and supersession, and a query-aware context with its manifest.
+ */
+export async function runDemo(print: Print = (line = '') => process.stdout.write(`${line}\n`)): Promise<void> {
+  const { memory, storage } = await wireMemory(DEMO_POLICY);
+  try {
+    print(pc.bold('strata demo') + pc.dim(' - offline: extractive summaries, heuristic facts, hashing embeddings'));
+    const first = await memory.sessions.create({ namespace: NAMESPACE, title: 'First chat' });
+    await playSession(memory, first, FIRST_SESSION, print);
+    const second = await memory.sessions.create({ namespace: NAMESPACE, title: 'Three weeks later' });
+    await playSession(memory, second, SECOND_SESSION, print);
+    await printFacts(memory, print);
+    await memory.append(second.id, DEMO_QUESTION);
+    const context = await memory.getContext(second.id, { budgetTokens: 600 });
+    printContext(context, print);
+    print(`\n${pc.bold('Where the data lives:')} ${storage}`);
+  } finally {
+    await memory.close();
+  }
+}
+
+async function playSession(memory: Memory, session: Session, turns: typeof FIRST_SESSION, print: Print): Promise<void> {
+  print(`\n${pc.bold(`Session "${session.title}"`)} ${pc.dim(session.id)}: ${turns.length} turns`);
+  for (const [index, turn] of turns.entries()) {
+    await memory.append(session.id, turn);
+    if (index % 4 === 3 || index === turns.length - 1) {
+      await memory.flush();
+      await printTiers(memory, session, index + 1, print);
+    }
+  }
+}
+
+async function printTiers(memory: Memory, session: Session, turns: number, print: Print): Promise<void> {
+  const context = await memory.getContext(session.id, { budgetTokens: 4000, query: '' });
+  const count = (tier: string, kind?: string) => context.manifest.filter((m) => m.tier === tier && (!kind || m.kind === kind)).length;
+  const facts = await memory.facts.list({ namespace: NAMESPACE });
+  print(
+    `  after ${String(turns).padStart(2)} turns: immediate ${count('immediate')} verbatim | working ${count('working', 'summary')} summaries` +
+      `${count('working', 'synopsis') ? ' + synopsis' : ''} | long-term ${facts.length} facts | watermark seq ${context.pending.watermarkSeq}`,
+  );
+}
+
+async function printFacts(memory: Memory, print: Print): Promise<void> {
+  const facts = await memory.facts.list({ namespace: NAMESPACE, includeSuperseded: true });
+  print(`\n${pc.bold('Long-term facts')} (namespace "${NAMESPACE}", with history)`);
+  const rows = facts.map((f) => [
+    f.validTo === undefined ? pc.green('current') : pc.yellow('superseded'),
+    `${f.subject} · ${f.predicate}`,
+    clip(f.object, 24),
+    new Date(f.validFrom).toISOString().slice(0, 10),
+    f.validTo === undefined ? '' : new Date(f.validTo).toISOString().slice(0, 10),
+  ]);
+  print(renderTable(['state', 'slot', 'value', 'from', 'until'], rows));
+}
+
+function printContext(context: ContextResult, print: Print): void {
+  print(`\n${pc.bold('Context for:')} "${context.query}"`);
+  print(pc.dim(`budget ${context.budgetTokens} tokens, used ${context.tokens}, ${context.messages.length} messages`));
+  for (const message of context.messages) {
+    print(`${pc.cyan(`[${message.getType()}]`)} ${String(message.content).split('\n').join('\n    ')}`);
+  }
+  print(`\n${pc.bold('Manifest')} (every candidate, in or out, and why)`);
+  const rows = context.manifest.map((m) => [
+    m.included ? pc.green('in') : pc.red('out'),
+    m.tier,
+    m.kind,
+    String(m.tokens),
+    m.score === undefined ? '' : m.score.toFixed(4),
+    clip(m.reason, 60),
+  ]);
+  print(renderTable(['', 'tier', 'kind', 'tokens', 'score', 'reason'], rows));
+}
