@@ -3,6 +3,12 @@ import { Command } from 'commander';
 import { StrataError } from '@strata/core';
 import { runDemo } from './commands/demo.js';
 
+// `strata demo | head` closes the pipe early: that is the reader's choice, not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 const program = new Command()
   .name('strata')
   .description('strata: multi-tier memory for LLM agents')
