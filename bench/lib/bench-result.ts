@@ -1,0 +1,24 @@
+import type { Environment } from './environment.js';
+import type { LatencySummary } from './stats.js';
+
+/** One latency metric: many timed calls of the same operation. */
+export interface LatencyMetric {
+  metric: string;
+  summary: LatencySummary;
+}
+
+/** A single measured figure that has no distribution (a flush, a throughput, an RSS). */
+export interface Figure {
+  name: string;
+  value: number;
+  unit: string;
+}
+
+/** What a benchmark run produced, as written to bench/results/<name>.json. */
+export interface BenchResult {
+  name: string;
+  isQuick: boolean;
+  environment: Environment;
+  latencies: LatencyMetric[];
+  figures: Figure[];
+}

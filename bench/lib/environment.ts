@@ -1,0 +1,43 @@
+import { execFileSync } from 'node:child_process';
+import { arch, cpus, platform, release, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+/** Where a benchmark ran: numbers are only comparable on the same machine and commit. */
+export interface Environment {
+  cpu: string;
+  cores: number;
+  totalMemoryGb: number;
+  node: string;
+  platform: string;
+  commit: string;
+  /** Uncommitted changes in the tree: the numbers may not belong to `commit`. */
+  isDirty: boolean;
+  date: string;
+}
+
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+function git(args: string[]): string | null {
+  try {
+    return execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch (error) {
+    // Not a checkout (e.g. an exported tarball): report the commit as unknown, not fail.
+    process.stderr.write(`bench: git ${args.join(' ')} failed (${error instanceof Error ? error.message : String(error)})\n`);
+    return null;
+  }
+}
+
+export function describeEnvironment(): Environment {
+  const cpuList = cpus();
+  const status = git(['status', '--porcelain']);
+  return {
+    cpu: cpuList[0]?.model.trim() ?? 'unknown',
+    cores: cpuList.length,
+    totalMemoryGb: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
+    node: process.version,
+    platform: `${platform()} ${release()} ${arch()}`,
+    commit: git(['rev-parse', '--short', 'HEAD']) ?? 'unknown',
+    isDirty: status === null ? false : status.length > 0,
+    date: new Date().toISOString(),
+  };
+}

@@ -1,0 +1,53 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { BenchResult, Figure, LatencyMetric } from './bench-result.js';
+
+const RESULTS_DIR = fileURLToPath(new URL('../results/', import.meta.url));
+
+/** Fixed precision: sub-millisecond latencies need it, and diffs between runs stay readable. */
+function ms(value: number): string {
+  return value.toFixed(3);
+}
+
+function formatFigure(figure: Figure): string {
+  const digits = Number.isInteger(figure.value) ? 0 : 1;
+  return `${figure.value.toFixed(digits)} ${figure.unit}`;
+}
+
+function latencyRow({ metric, summary }: LatencyMetric): string {
+  return `| ${metric} | ${ms(summary.p50)} | ${ms(summary.p99)} | ${summary.n} |`;
+}
+
+/** The Markdown report: environment header, latency table, then single figures. */
+export function renderMarkdown(result: BenchResult): string {
+  const env = result.environment;
+  return [
+    `# ${result.name}${result.isQuick ? ' (quick)' : ''}`,
+    '',
+    `- machine: ${env.cpu}, ${env.cores} cores, ${env.totalMemoryGb} GB, ${env.platform}`,
+    `- node: ${env.node}`,
+    `- commit: ${env.commit}${env.isDirty ? ' (dirty tree)' : ''}`,
+    `- date: ${env.date}`,
+    '',
+    '| metric | p50 ms | p99 ms | n |',
+    '|---|---:|---:|---:|',
+    ...result.latencies.map(latencyRow),
+    '',
+    '| figure | value |',
+    '|---|---:|',
+    ...result.figures.map((f) => `| ${f.name} | ${formatFigure(f)} |`),
+    '',
+  ].join('\n');
+}
+
+/**
+ * Writes bench/results/<name>.json and <name>.md, replacing the previous run: the files are
+ * the latest numbers, and their history is git's. Returns the Markdown.
+ */
+export async function writeResults(result: BenchResult): Promise<string> {
+  await mkdir(RESULTS_DIR, { recursive: true });
+  const markdown = renderMarkdown(result);
+  await writeFile(`${RESULTS_DIR}${result.name}.json`, `${JSON.stringify(result, null, 2)}\n`);
+  await writeFile(`${RESULTS_DIR}${result.name}.md`, markdown);
+  return markdown;
+}

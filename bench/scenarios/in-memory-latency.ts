@@ -1,0 +1,162 @@
+import { setImmediate as nextMacrotask } from 'node:timers/promises';
+import { createMemory, type Memory } from '@strata/core';
+import type { Figure, LatencyMetric } from '../lib/bench-result.js';
+import { ConversationGenerator } from '../lib/conversation-generator.js';
+import { summarize, timeEach, timeOnce } from '../lib/stats.js';
+
+/** How much work each stage does; `--quick` shrinks it to finish well under 30 s. */
+export interface LatencySizes {
+  singleWarmup: number;
+  singleAppends: number;
+  batchWarmup: number;
+  batches: number;
+  /** Messages stored in one namespace before getContext is measured, one corpus each. */
+  corpora: number[];
+  contextWarmup: number;
+  contextCalls: number;
+}
+
+export const FULL_SIZES: LatencySizes = {
+  singleWarmup: 200, singleAppends: 5000, batchWarmup: 5, batches: 100,
+  corpora: [1000, 10_000], contextWarmup: 20, contextCalls: 500,
+};
+
+export const QUICK_SIZES: LatencySizes = {
+  singleWarmup: 100, singleAppends: 1000, batchWarmup: 3, batches: 20,
+  corpora: [1000], contextWarmup: 10, contextCalls: 200,
+};
+
+/** Turns per session: a long-ish chat, so that tiers fill and summaries get derived. */
+const SESSION_TURNS = 50;
+const BATCH_SIZE = 100;
+const BUDGET_TOKENS = 1000;
+const NAMESPACE = 'bench';
+const SEED = 20_240_601;
+
+export interface ScenarioOutput {
+  latencies: LatencyMetric[];
+  figures: Figure[];
+}
+
+const rssMb = (): number => Math.round(process.memoryUsage().rss / 1024 ** 2);
+
+/** Runs `fn`, naming the stage in any error so a failing API call is easy to place. */
+async function stage<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw new Error(`in-memory-latency: stage "${name}" failed`, { cause: error });
+  }
+}
+
+/** A fresh memory with every default: in-memory store and KB, in-process queue, offline models. */
+async function withMemory<T>(fn: (memory: Memory) => Promise<T>): Promise<T> {
+  const memory = await createMemory();
+  try {
+    return await fn(memory);
+  } finally {
+    await memory.close();
+  }
+}
+
+/**
+ * Single-message appends, a new session every SESSION_TURNS turns. Each append is followed by
+ * a macrotask, as an app awaits a model between turns: the in-process queue derives then,
+ * so appends are measured with background derivation running, as in production.
+ */
+async function measureSingleAppends(sizes: LatencySizes): Promise<LatencyMetric> {
+  return withMemory(async (memory) => {
+    const chat = new ConversationGenerator(SEED);
+    let sessionId = '';
+    const appendOne = async (i: number): Promise<void> => {
+      if (i % SESSION_TURNS === 0) sessionId = (await memory.sessions.create({ namespace: NAMESPACE })).id;
+      await memory.append(sessionId, chat.next());
+    };
+    const all = await timeEach(sizes.singleWarmup + sizes.singleAppends, async (i) => {
+      await appendOne(i);
+      await nextMacrotask();
+    });
+    // The session switch is a create + append; it is rare (1 in 50) and kept in the samples.
+    return { metric: 'append 1 message', summary: summarize(all.slice(sizes.singleWarmup)) };
+  });
+}
+
+/** Appends of BATCH_SIZE messages, each batch opening a new session (e.g. an imported chat). */
+async function measureBatchAppends(sizes: LatencySizes): Promise<LatencyMetric> {
+  return withMemory(async (memory) => {
+    const chat = new ConversationGenerator(SEED + 1);
+    const samples: number[] = [];
+    for (let i = 0; i < sizes.batchWarmup + sizes.batches; i++) {
+      const session = await memory.sessions.create({ namespace: NAMESPACE });
+      const turns = chat.turns(BATCH_SIZE);
+      const ms = await timeOnce(() => memory.append(session.id, turns));
+      if (i >= sizes.batchWarmup) samples.push(ms);
+      await nextMacrotask();
+    }
+    return { metric: `append batch of ${BATCH_SIZE}`, summary: summarize(samples) };
+  });
+}
+
+/** Stores `messages` turns in one namespace, SESSION_TURNS per session; returns the session ids. */
+async function fillNamespace(memory: Memory, chat: ConversationGenerator, messages: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let stored = 0; stored < messages; stored += SESSION_TURNS) {
+    const session = await memory.sessions.create({ namespace: NAMESPACE, title: `chat ${ids.length + 1}` });
+    await memory.append(session.id, chat.turns(Math.min(SESSION_TURNS, messages - stored)));
+    ids.push(session.id);
+  }
+  return ids;
+}
+
+const label = (messages: number): string => (messages >= 1000 ? `${messages / 1000}k` : String(messages));
+
+/** Fills a namespace, lets derivation land (flush), then times getContext on random sessions. */
+async function measureContext(sizes: LatencySizes, messages: number): Promise<ScenarioOutput> {
+  return withMemory(async (memory) => {
+    const chat = new ConversationGenerator(SEED + messages);
+    const name = label(messages);
+    let sessionIds: string[] = [];
+    const fillMs = await stage(`fill ${name}`, async () => timeOnce(async () => (sessionIds = await fillNamespace(memory, chat, messages))));
+    const flushMs = await stage(`flush ${name}`, () => timeOnce(() => memory.flush()));
+    let tokens = 0;
+    let pendingJobs = 0;
+    const all = await stage(`getContext ${name}`, () =>
+      timeEach(sizes.contextWarmup + sizes.contextCalls, async () => {
+        const sessionId = sessionIds[chat.index(sessionIds.length)] as string;
+        const context = await memory.getContext(sessionId, { query: chat.query(), budgetTokens: BUDGET_TOKENS });
+        tokens += context.tokens;
+        pendingJobs = Math.max(pendingJobs, context.pending.jobs.length);
+      }),
+    );
+    const calls = sizes.contextWarmup + sizes.contextCalls;
+    return {
+      latencies: [{ metric: `getContext, ${name} messages in namespace`, summary: summarize(all.slice(sizes.contextWarmup)) }],
+      figures: [
+        { name: `fill ${name} messages (${sessionIds.length} sessions, appends of ${SESSION_TURNS})`, value: fillMs, unit: 'ms' },
+        { name: `flush after fill ${name} (derivation)`, value: flushMs, unit: 'ms' },
+        { name: `derivation throughput ${name}`, value: Math.round(messages / (flushMs / 1000)), unit: 'messages/s' },
+        { name: `fill + flush throughput ${name}`, value: Math.round(messages / ((fillMs + flushMs) / 1000)), unit: 'messages/s' },
+        { name: `mean context tokens ${name} (budget ${BUDGET_TOKENS})`, value: Math.round(tokens / calls), unit: 'tokens' },
+        { name: `most pending jobs seen by getContext ${name}`, value: pendingJobs, unit: 'jobs' },
+        { name: `rss with ${name} messages loaded`, value: rssMb(), unit: 'MB' },
+      ],
+    };
+  });
+}
+
+/** The in-memory default's latency: append (single, batch) and getContext over growing corpora. */
+export async function runInMemoryLatency(sizes: LatencySizes): Promise<ScenarioOutput> {
+  const rssBefore = rssMb();
+  const latencies = [
+    await stage('append 1 message', () => measureSingleAppends(sizes)),
+    await stage(`append batch of ${BATCH_SIZE}`, () => measureBatchAppends(sizes)),
+  ];
+  const figures: Figure[] = [{ name: 'rss before', value: rssBefore, unit: 'MB' }];
+  for (const messages of sizes.corpora) {
+    const output = await measureContext(sizes, messages);
+    latencies.push(...output.latencies);
+    figures.push(...output.figures);
+  }
+  figures.push({ name: 'rss after', value: rssMb(), unit: 'MB' });
+  return { latencies, figures };
+}
