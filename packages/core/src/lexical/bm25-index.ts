@@ -27,7 +27,8 @@ interface IndexedDoc<M> {
  * cost grows with how common those terms are, not with the size of the index.
  */
 export class Bm25Index<M> {
-  private readonly postings = new Map<string, Map<string, number>>();
+  /** term -> doc id -> { tf, doc length }: the length rides along so scoring needs no lookup. */
+  private readonly postings = new Map<string, Map<string, { tf: number; length: number }>>();
   private readonly docs = new Map<string, IndexedDoc<M>>();
   private totalLength = 0;
 
@@ -52,7 +53,7 @@ export class Bm25Index<M> {
         posting = new Map();
         this.postings.set(term, posting);
       }
-      posting.set(id, tf);
+      posting.set(id, { tf, length: tokens.length });
     }
     this.docs.set(id, { meta, length: tokens.length, terms: [...counts.keys()] });
     this.totalLength += tokens.length;
@@ -100,10 +101,9 @@ export class Bm25Index<M> {
       if (posting === undefined) continue;
       const df = posting.size;
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      for (const [id, tf] of posting) {
-        const length = this.docs.get(id)?.length ?? 0;
-        const norm = tf + K1 * (1 - B + (B * length) / averageLength);
-        scores.set(id, (scores.get(id) ?? 0) + (idf * tf * (K1 + 1)) / norm);
+      for (const [id, entry] of posting) {
+        const norm = entry.tf + K1 * (1 - B + (B * entry.length) / averageLength);
+        scores.set(id, (scores.get(id) ?? 0) + (idf * entry.tf * (K1 + 1)) / norm);
       }
     }
     return scores;
