@@ -11,7 +11,7 @@ export type { ExportBundle, ExportFormat, ImportReport } from './services/transf
 export { BUNDLE_FORMAT, BUNDLE_VERSION } from './services/transfer.js';
 export { toLangChainMessage } from './services/to-langchain.js';
 
-export { StrataError } from './errors/strata-error.js';
+export { StrataError, isWorthRetrying } from './errors/strata-error.js';
 export type { StrataErrorCode, StrataErrorOptions } from './errors/strata-error.js';
 
 export type { Session } from './domain/session.js';

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { StrataError } from '@strata/core';
 import type { DeriveJob, DeriveResult, JobQueue, JobRuntime, TranscriptTurn } from '@strata/core';
 
 export interface JobQueueContractOptions {
@@ -35,6 +36,8 @@ interface Harness {
   /** The next `times` derives (or applies) of `key` throw; Infinity means always. */
   failDerive: (key: string, times: number) => void;
   failApply: (key: string, times: number) => void;
+  /** Derives of `key` throw StrataError INVALID_INPUT (bad input: never worth retrying). */
+  rejectInput: (key: string) => void;
   /** Derives of `key` wait until `open()`; `entered` resolves when one has started. */
   gate: (key: string) => { entered: Promise<void>; open: () => void };
 }
@@ -45,6 +48,7 @@ function createHarness(): Harness {
   const deriveFailures = new Map<string, number>();
   const applyFailures = new Map<string, number>();
   const gates = new Map<string, { enter: () => void; opened: Promise<void> }>();
+  const rejected = new Set<string>();
   const takeFailure = (failures: Map<string, number>, key: string, what: string): void => {
     const left = failures.get(key) ?? 0;
     if (left <= 0) return;
@@ -60,6 +64,7 @@ function createHarness(): Harness {
         await gate.opened;
       }
       takeFailure(deriveFailures, job.key, 'derive');
+      if (rejected.has(job.key)) throw new StrataError('INVALID_INPUT', `turns of ${job.key} are malformed`, { hint: 'test input' });
       if (job.type !== 'summarize') throw new Error(`unexpected job type ${job.type}`);
       const { key, type, sessionId, namespace, fromSeq, toSeq } = job;
       const sourceMessageIds = job.turns.map((turn) => turn.id);
@@ -78,6 +83,7 @@ function createHarness(): Harness {
     deriveCalls,
     failDerive: (key, times) => deriveFailures.set(key, times),
     failApply: (key, times) => applyFailures.set(key, times),
+    rejectInput: (key) => rejected.add(key),
     gate: (key) => {
       let enter = (): void => undefined;
       let open = (): void => undefined;
@@ -229,6 +235,14 @@ function describeFailures(test: Define, { queue, harness }: Context): void {
     ]);
     expect(pending[0]?.attempts).toBeGreaterThanOrEqual(1);
     expect(pending[0]?.error).toContain('derive exploded');
+  });
+
+  test('a derive rejecting its input (INVALID_INPUT) fails at once, without retries', async () => {
+    harness().rejectInput('summarize:s1:1-2');
+    await queue().enqueue([summarizeJob()]);
+    await queue().drain();
+    expect(harness().deriveCalls.get('summarize:s1:1-2')).toBe(1);
+    expect(await queue().pending()).toEqual([expect.objectContaining({ key: 'summarize:s1:1-2', state: 'failed', attempts: 1 })]);
   });
 
   test('a failed key enqueued again is retried and applied', async () => {

@@ -1,6 +1,6 @@
 import type { DeriveJob, DeriveResult } from '../domain/jobs.js';
 import type { PendingJob } from '../domain/retrieval.js';
-import { StrataError } from '../errors/strata-error.js';
+import { StrataError, isWorthRetrying } from '../errors/strata-error.js';
 import type { JobQueue, JobRuntime } from '../ports/job-queue.js';
 
 export interface InProcessJobQueueOptions {
@@ -156,12 +156,12 @@ export class InProcessJobQueue implements JobQueue {
       this.unsettled -= 1;
     } catch (error) {
       entry.error = error instanceof Error ? error.message : String(error);
-      this.handleFailure(entry);
+      this.handleFailure(entry, isWorthRetrying(error));
     }
   }
 
-  private handleFailure(entry: Tracked): void {
-    if (entry.attempts >= this.attempts) {
+  private handleFailure(entry: Tracked, isRetryable: boolean): void {
+    if (!isRetryable || entry.attempts >= this.attempts) {
       entry.state = 'failed';
       delete entry.result;
       this.unsettled -= 1;

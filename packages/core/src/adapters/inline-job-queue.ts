@@ -1,6 +1,6 @@
 import type { DeriveJob, DeriveResult } from '../domain/jobs.js';
 import type { PendingJob } from '../domain/retrieval.js';
-import { StrataError } from '../errors/strata-error.js';
+import { StrataError, isWorthRetrying } from '../errors/strata-error.js';
 import type { JobQueue, JobRuntime } from '../ports/job-queue.js';
 
 /**
@@ -99,6 +99,7 @@ export class InlineJobQueue implements JobQueue {
         return;
       } catch (error) {
         entry.error = describeError(error);
+        if (!isWorthRetrying(error)) break;
       }
     }
     entry.state = 'failed';

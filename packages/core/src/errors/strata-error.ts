@@ -47,3 +47,11 @@ export class StrataError extends Error {
     return `StrataError [${this.code}]: ${this.message}\n  hint: ${this.hint}`;
   }
 }
+
+/**
+ * Whether trying a failed job again can help. Bad input and bad configuration fail the same
+ * way every time, so they are not retried; everything else (a model or backend down) is.
+ */
+export function isWorthRetrying(error: unknown): boolean {
+  return !(StrataError.is(error, 'INVALID_INPUT') || StrataError.is(error, 'CONFIG_INVALID'));
+}

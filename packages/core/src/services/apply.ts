@@ -1,4 +1,4 @@
-import type { Fact, JobRecord, Summary } from '../domain/derived.js';
+import type { Fact, JobRecord, Summary, SummaryLevel } from '../domain/derived.js';
 import type { DeriveResult, JobRef } from '../domain/jobs.js';
 import { overlaps } from '../engine/coverage.js';
 import { stableId } from '../engine/ids.js';
@@ -95,18 +95,7 @@ async function applySummary(deps: MemoryDeps, result: Extract<DeriveResult, { jo
   const applied = await deps.store.summaries({ sessionId: job.sessionId, level: 'batch', minToSeq: job.fromSeq });
   if (applied.some((s) => overlaps(s, job))) return false;
   const now = deps.clock.now();
-  const summary: Summary = {
-    id: stableId('sum', job.key, ...result.sourceMessageIds),
-    sessionId: job.sessionId,
-    namespace: job.namespace,
-    level: 'batch',
-    fromSeq: job.fromSeq,
-    toSeq: job.toSeq,
-    text: result.text,
-    sourceMessageIds: result.sourceMessageIds,
-    createdAt: newestTime(times, now),
-    degraded: result.degraded,
-  };
+  const summary = summaryOf('batch', result, times, now);
   const receipt = await deps.store.write({
     unlessJobApplied: job.key,
     ops: [{ type: 'putSummaries', summaries: [summary] }, { type: 'recordJobs', jobs: [recordOf(job, now)] }],
@@ -123,18 +112,7 @@ async function applySynopsis(deps: MemoryDeps, result: Extract<DeriveResult, { j
   const times = await sourceTimes(deps, result.sourceMessageIds);
   if (result.sourceMessageIds.some((id) => !times.has(id))) return false;
   const now = deps.clock.now();
-  const synopsis: Summary = {
-    id: stableId('syn', job.key, ...result.sourceMessageIds),
-    sessionId: job.sessionId,
-    namespace: job.namespace,
-    level: 'synopsis',
-    fromSeq: 1,
-    toSeq: job.toSeq,
-    text: result.text,
-    sourceMessageIds: result.sourceMessageIds,
-    createdAt: newestTime(times, now),
-    degraded: result.degraded,
-  };
+  const synopsis = summaryOf('synopsis', result, times, now);
   const receipt = await deps.store.write({
     unlessJobApplied: job.key,
     ops: [
@@ -147,6 +125,23 @@ async function applySynopsis(deps: MemoryDeps, result: Extract<DeriveResult, { j
   if (current) await deps.knowledge.delete({ ids: [current.id] });
   if (result.vector.length) await deps.knowledge.upsert([entry(synopsis.id, 'summary', job.namespace, job.sessionId, result.vector, true, synopsis.createdAt)]);
   return true;
+}
+
+/** A batch summary or synopsis from its result; its id depends on its sources, so a re-derivation is a new artefact. */
+function summaryOf(level: SummaryLevel, result: ResultOf<'summarize' | 'consolidate'>, times: Map<string, number>, now: number): Summary {
+  const { job } = result;
+  return {
+    id: stableId(level === 'batch' ? 'sum' : 'syn', job.key, ...result.sourceMessageIds),
+    sessionId: job.sessionId,
+    namespace: job.namespace,
+    level,
+    fromSeq: job.fromSeq,
+    toSeq: job.toSeq,
+    text: result.text,
+    sourceMessageIds: result.sourceMessageIds,
+    createdAt: newestTime(times, now),
+    degraded: result.degraded,
+  };
 }
 
 function entry(
