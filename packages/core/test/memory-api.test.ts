@@ -28,6 +28,23 @@ describe('sessions', () => {
     await memory.close();
   });
 
+  it('prunes sessions not updated for N days, with everything derived from them', async () => {
+    const { memory, store, clock } = await createTestMemory();
+    clock.set(Date.UTC(2026, 0, 1));
+    const old = await memory.sessions.create({ namespace: 'u1' });
+    await memory.append(old.id, { role: 'user', content: 'I live in Oslo.' });
+    clock.set(Date.UTC(2026, 0, 25));
+    const recent = await memory.sessions.create({ namespace: 'u1' });
+    await memory.append(recent.id, { role: 'user', content: 'I love chess.' });
+    clock.set(Date.UTC(2026, 0, 31));
+    expect(await memory.sessions.prune({ olderThanDays: 10 })).toEqual({ sessions: [old.id] });
+    expect((await memory.sessions.list()).map((s) => s.id)).toEqual([recent.id]);
+    expect((await memory.facts.list({ namespace: 'u1' })).map((f) => f.object)).toEqual(['loves']);
+    expect(await store.messages({ sessionId: old.id })).toEqual([]);
+    await expectStrataError(memory.sessions.prune({ olderThanDays: 0 }), 'INVALID_INPUT');
+    await memory.close();
+  });
+
   it('rejects bad input with a typed error and a hint', async () => {
     const { memory } = await createTestMemory();
     await expectStrataError(memory.sessions.create({ namespace: '' }), 'INVALID_INPUT', /namespace/);

@@ -81,3 +81,8 @@ export const listSessionsSchema = z.object({
 export const exportSchema = z.object({
   format: z.enum(['json', 'jsonl', 'markdown', 'text']),
 });
+
+export const pruneSchema = z.object({
+  olderThanDays: z.number().positive().max(100_000),
+  namespace: namespaceSchema.optional(),
+});

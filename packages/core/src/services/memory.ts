@@ -5,7 +5,7 @@ import type { Session } from '../domain/session.js';
 import { parseWith } from '../config/parse.js';
 import {
   createSessionSchema, exportSchema, factsListSchema, forgetSchema, getContextSchema, listSessionsSchema,
-  messagesInputSchema, searchSchema, sessionIdSchema,
+  messagesInputSchema, pruneSchema, searchSchema, sessionIdSchema,
 } from '../config/input-schemas.js';
 import { StrataError } from '../errors/strata-error.js';
 import { newId } from '../engine/ids.js';
@@ -43,6 +43,7 @@ export class Memory {
     list: (filter: { namespace?: string; limit?: number } = {}) => this.listSessions(filter),
     rename: (id: string, title: string) => this.renameSession(id, title),
     delete: (id: string) => this.forget({ sessionId: id }),
+    prune: (options: { olderThanDays: number; namespace?: string }) => this.pruneSessions(options),
   };
 
   /** Long-term facts of a namespace. */
@@ -210,6 +211,16 @@ export class Memory {
     const renamed = { ...session, title, updatedAt: this.deps.clock.now() };
     await this.deps.store.write({ ops: [{ type: 'putSession', session: renamed }] });
     return renamed;
+  }
+
+  /** Forgets every session not updated in `olderThanDays` days (with everything derived from it). */
+  private async pruneSessions(options: { olderThanDays: number; namespace?: string }): Promise<{ sessions: string[] }> {
+    this.assertOpen();
+    const { olderThanDays, namespace } = parseWith(pruneSchema, options, 'prune options', 'Pass { olderThanDays: number > 0, namespace? }.');
+    const updatedBefore = this.deps.clock.now() - olderThanDays * 86_400_000;
+    const stale = await this.deps.store.sessions({ updatedBefore, ...(namespace ? { namespace } : {}) });
+    for (const session of stale) await this.forget({ sessionId: session.id });
+    return { sessions: stale.map((s) => s.id) };
   }
 
   private async listFacts(filter: { namespace: string; includeSuperseded?: boolean }): Promise<Fact[]> {
