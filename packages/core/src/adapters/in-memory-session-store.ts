@@ -15,6 +15,7 @@ import type {
   WriteReceipt,
 } from '../ports/session-store.js';
 import { applyStoreOp } from './in-memory-apply-op.js';
+import { assertIntegrity } from './in-memory-integrity.js';
 import { selectFacts, selectJobs, selectMessages, selectSessions, selectSummaries } from './in-memory-queries.js';
 import { InMemoryTables } from './in-memory-tables.js';
 
@@ -32,7 +33,11 @@ export class InMemorySessionStore implements SessionStore {
     const tables = this.open('write');
     const key = batch.unlessJobApplied;
     if (key !== undefined && tables.jobs.has(key)) return { applied: false, messages: [] };
-    const stored = tables.undo.run(() => batch.ops.flatMap((op) => applyStoreOp(tables, op)));
+    const stored = tables.undo.run(() => {
+      const written = batch.ops.flatMap((op) => applyStoreOp(tables, op));
+      assertIntegrity(tables, batch.ops);
+      return written;
+    });
     return { applied: true, messages: structuredClone(stored) };
   }
 

@@ -113,9 +113,14 @@ export interface WriteReceipt {
 export interface SessionStore {
   /**
    * Applies every step of the batch in one transaction: all or nothing.
+   * Integrity is checked inside the transaction, so that several processes applying
+   * derivations to one store stay correct: after the batch, a fact slot (namespace +
+   * subject + predicate) has at most one current fact, and the batch summaries of a
+   * session do not overlap.
    * @throws StrataError NOT_FOUND when appending to an unknown session; CONFLICT when a
-   *   message id already exists or an inserted seq is taken; BACKEND_UNAVAILABLE when the
-   *   backend cannot be reached (retryable). Nothing is written when it throws.
+   *   message id already exists, an inserted seq is taken, or an integrity rule would break
+   *   (retry after re-reading); BACKEND_UNAVAILABLE when the backend cannot be reached
+   *   (retryable). Nothing is written when it throws.
    */
   write(batch: WriteBatch): Promise<WriteReceipt>;
   /** Sessions matching the filter, most recently updated first. */

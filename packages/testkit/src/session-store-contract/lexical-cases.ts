@@ -22,7 +22,7 @@ export function describeLexicalSearch(test: Define, store: CurrentStore): void {
     await store().write({
       ops: [
         { type: 'putSummaries', summaries: [summary(`${sessionId}-sum`, sessionId, [1, 1], text, { namespace })] },
-        { type: 'putFacts', facts: [fact(`${sessionId}-fact`, 'user', 'said', 'it', { namespace, text })] },
+        { type: 'putFacts', facts: [fact(`${sessionId}-fact`, 'user', `said in ${sessionId}`, 'it', { namespace, text })] },
       ],
     });
   };

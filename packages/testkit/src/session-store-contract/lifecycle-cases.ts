@@ -16,7 +16,7 @@ async function seedDerived(target: SessionStore, sessionId: string): Promise<voi
   await target.write({
     ops: [
       { type: 'putSummaries', summaries: [summary(`${sessionId}-sum`, sessionId, [1, 2], 'alpha beta summary')] },
-      { type: 'putFacts', facts: [fact(`${sessionId}-fact`, 'user', 'said', 'alpha', { sourceMessageIds: [`${sessionId}-m1`] })] },
+      { type: 'putFacts', facts: [fact(`${sessionId}-fact`, 'user', `said in ${sessionId}`, 'alpha', { sourceMessageIds: [`${sessionId}-m1`] })] },
       { type: 'recordJobs', jobs: [job(`${sessionId}-job`, sessionId, [1, 2])] },
     ],
   });

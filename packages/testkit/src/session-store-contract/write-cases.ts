@@ -1,12 +1,13 @@
 import { expect } from 'vitest';
 import type { Define, CurrentStore } from './fixtures.js';
-import { T0, expectStrataError, idsOf, job, message, seedSession, session, storedMessage } from './fixtures.js';
+import { T0, expectStrataError, fact, idsOf, job, message, seedSession, session, storedMessage, summary } from './fixtures.js';
 
 /** Sessions, seq assignment, error codes, atomicity and the job ledger. */
 export function describeWrites(test: Define, store: CurrentStore): void {
   describeSessions(test, store);
   describeAppends(test, store);
   describeAtomicity(test, store);
+  describeIntegrity(test, store);
 }
 
 function describeSessions(test: Define, store: CurrentStore): void {
@@ -140,6 +141,38 @@ function describeAppends(test: Define, store: CurrentStore): void {
     const receipt = await store().write({ ops: [{ type: 'appendMessages', sessionId: 's1', messages: [message('m4', 'four')] }] });
     expect(receipt.messages[0]?.seq).toBe(4);
     expect((await store().messages({ sessionId: 's1' })).map((m) => m.seq)).toEqual([1, 2, 4]);
+  });
+}
+
+function describeIntegrity(test: Define, store: CurrentStore): void {
+  test('a batch leaving two current facts in one slot is rejected with CONFLICT and writes nothing', async () => {
+    const paris = fact('f-paris', 'user', 'lives_in', 'Paris');
+    await store().write({ ops: [{ type: 'putFacts', facts: [paris] }] });
+    const berlin = fact('f-berlin', 'user', 'lives_in', 'Berlin', { validFrom: T0 + 10 });
+    await expectStrataError(store().write({ ops: [{ type: 'putFacts', facts: [berlin] }] }), 'CONFLICT');
+    expect(idsOf(await store().facts({ namespace: 'ns-a', includeSuperseded: true }))).toEqual(['f-paris']);
+  });
+
+  test('superseding in one batch (old gets validTo, then the new current fact) is accepted', async () => {
+    const paris = fact('f-paris', 'user', 'lives_in', 'Paris');
+    await store().write({ ops: [{ type: 'putFacts', facts: [paris] }] });
+    const berlin = fact('f-berlin', 'user', 'lives_in', 'Berlin', { validFrom: T0 + 10 });
+    const old = { ...paris, validTo: T0 + 10, supersededBy: 'f-berlin' };
+    await store().write({ ops: [{ type: 'putFacts', facts: [old, berlin] }] });
+    expect(idsOf(await store().facts({ namespace: 'ns-a' }))).toEqual(['f-berlin']);
+    // other slots and other namespaces may each have their own current fact
+    await store().write({ ops: [{ type: 'putFacts', facts: [fact('f-job', 'user', 'employer', 'Acme'), fact('f-nb', 'user', 'lives_in', 'Rome', { namespace: 'ns-b' })] }] });
+    expect(idsOf(await store().facts({}))).toEqual(['f-job', 'f-nb', 'f-berlin']);
+  });
+
+  test('overlapping batch summaries of a session are rejected with CONFLICT; a synopsis may span them', async () => {
+    await seedSession(store(), 's1', ['1', '2', '3', '4', '5', '6']);
+    await store().write({ ops: [{ type: 'putSummaries', summaries: [summary('a', 's1', [1, 3], 'first')] }] });
+    await expectStrataError(store().write({ ops: [{ type: 'putSummaries', summaries: [summary('b', 's1', [3, 5], 'overlaps')] }] }), 'CONFLICT');
+    await store().write({
+      ops: [{ type: 'putSummaries', summaries: [summary('c', 's1', [4, 6], 'next'), summary('syn', 's1', [1, 6], 'all', { level: 'synopsis' })] }],
+    });
+    expect(idsOf(await store().summaries({ sessionId: 's1' }))).toEqual(['a', 'syn', 'c']);
   });
 }
 
