@@ -1,0 +1,57 @@
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { analyzeText, StrataError } from '@strata/core';
+import { migrate } from './migrations.js';
+import { toStrataError } from './to-strata-error.js';
+
+export interface SqliteOpenOptions {
+  /** Path of the database file; ':memory:' for a private in-memory database. */
+  path: string;
+  /** `NORMAL` (default) survives process crashes; `FULL` also power loss, at a write cost. */
+  synchronous?: 'NORMAL' | 'FULL';
+  /** How long a writer waits for another process's lock before failing. @defaultValue 5000 */
+  busyTimeoutMs?: number;
+  /** Test hook: cap the file size (pages of 4 KiB) to exercise "disk full". */
+  maxPageCount?: number;
+}
+
+/**
+ * Opens (creating if needed) and migrates a strata database: WAL journal, busy timeout,
+ * foreign keys, the `strata_terms` SQL function (core's lexical rules, for FTS5).
+ * @throws StrataError naming the file: CONFIG_INVALID for a corrupt, foreign or newer file,
+ *   BACKEND_UNAVAILABLE when it cannot be opened or written.
+ */
+export function openDatabase(options: SqliteOpenOptions): Database.Database {
+  const file = options.path;
+  let db: Database.Database | undefined;
+  try {
+    assertDirectoryExists(file);
+    db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
+    db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
+    db.pragma('foreign_keys = ON');
+    if (options.maxPageCount !== undefined) db.pragma(`max_page_count = ${options.maxPageCount}`);
+    db.function('strata_terms', { deterministic: true }, (text: unknown) => analyzeText(String(text ?? '')).join(' '));
+    migrate(db, file);
+    // WAL is a persistent property of the file: switch only once migrate() has accepted it,
+    // so a foreign or newer file that is refused is left exactly as it was.
+    db.pragma('journal_mode = WAL');
+    return db;
+  } catch (error) {
+    db?.close();
+    throw toStrataError(error, file);
+  }
+}
+
+/**
+ * better-sqlite3 reports a missing directory with a plain TypeError before SQLite sees the
+ * path; say so as a strata error. (':memory:', '' and 'file:' URIs have no directory to check.)
+ */
+function assertDirectoryExists(file: string): void {
+  if (file === '' || file === ':memory:' || file.startsWith('file:')) return;
+  const directory = dirname(file);
+  if (existsSync(directory)) return;
+  throw new StrataError('BACKEND_UNAVAILABLE', `SQLite database ${file} cannot be created: its directory ${directory} does not exist`, {
+    hint: 'Create the directory first (mkdir -p), or point path at a file in an existing, writable directory.',
+  });
+}

@@ -1,0 +1,153 @@
+import type Database from 'better-sqlite3';
+import { StrataError } from '@strata/core';
+import type {
+  Fact,
+  FactFilter,
+  JobFilter,
+  JobRecord,
+  LexicalHit,
+  LexicalQuery,
+  MessageFilter,
+  Session,
+  SessionFilter,
+  SessionStore,
+  StoredMessage,
+  Summary,
+  SummaryFilter,
+  WriteBatch,
+  WriteReceipt,
+} from '@strata/core';
+import { openDatabase } from './open-database.js';
+import type { SqliteOpenOptions } from './open-database.js';
+import { assertIntegrity } from './session-integrity.js';
+import { searchLexical } from './session-lexical.js';
+import { selectFacts, selectJobs, selectMessages, selectSessions, selectSummaries } from './session-queries.js';
+import { StatementCache } from './session-statement-cache.js';
+import { prepareWriteStatements } from './session-statements.js';
+import type { WriteStatements } from './session-statements.js';
+import { applyStoreOp } from './session-write.js';
+import { toStrataError } from './to-strata-error.js';
+
+/** Where the store keeps its data, and how safely it writes. */
+export type SqliteSessionStoreOptions = SqliteOpenOptions;
+
+/**
+ * A {@link SessionStore} in one SQLite file (better-sqlite3): WAL journal, FTS5 lexical
+ * indexes kept in step with every write, provenance in its own table. Each `write` is one
+ * `BEGIN IMMEDIATE` transaction, so several processes can append to one file: the second
+ * writer waits (busy timeout) rather than failing on a lock upgrade. Calls are synchronous
+ * underneath; the promises exist because the port is asynchronous.
+ */
+export class SqliteSessionStore implements SessionStore {
+  private readonly reads: StatementCache;
+  private readonly applyBatch: (batch: WriteBatch) => WriteReceipt;
+  private closed = false;
+
+  /**
+   * Takes an open, migrated database from `createSqliteSessionStore`; it only prepares
+   * statements (which reads the schema), and connects or migrates nothing.
+   */
+  constructor(
+    private readonly db: Database.Database,
+    private readonly file: string,
+  ) {
+    this.reads = new StatementCache(db);
+    const statements = prepareWriteStatements(db);
+    const transaction = db.transaction((batch: WriteBatch) => applyInTransaction(statements, batch));
+    this.applyBatch = (batch) => transaction.immediate(batch);
+  }
+
+  async write(batch: WriteBatch): Promise<WriteReceipt> {
+    return this.run('write', () => this.applyBatch(batch));
+  }
+
+  async sessions(filter: SessionFilter): Promise<Session[]> {
+    return this.run('sessions', () => selectSessions(this.reads, filter));
+  }
+
+  async messages(filter: MessageFilter): Promise<StoredMessage[]> {
+    return this.run('messages', () => selectMessages(this.reads, filter));
+  }
+
+  async summaries(filter: SummaryFilter): Promise<Summary[]> {
+    return this.run('summaries', () => selectSummaries(this.reads, filter));
+  }
+
+  async facts(filter: FactFilter): Promise<Fact[]> {
+    return this.run('facts', () => selectFacts(this.reads, filter));
+  }
+
+  async jobs(filter: JobFilter): Promise<JobRecord[]> {
+    return this.run('jobs', () => selectJobs(this.reads, filter));
+  }
+
+  async searchLexical(query: LexicalQuery): Promise<LexicalHit[]> {
+    return this.run('searchLexical', () => searchLexical(this.reads, query));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.mapErrors(() => this.db.close());
+  }
+
+  /** Runs a read or write on the open database. */
+  private run<T>(method: string, call: () => T): T {
+    if (this.closed) {
+      throw new StrataError('CLOSED', `SqliteSessionStore.${method}() was called after close() (${this.file}).`, {
+        hint: 'A closed store cannot be reopened; create a new one with createSqliteSessionStore().',
+      });
+    }
+    return this.mapErrors(call);
+  }
+
+  /** The one place where driver errors leave the store, as StrataErrors naming the file. */
+  private mapErrors<T>(call: () => T): T {
+    try {
+      return call();
+    } catch (error) {
+      throw toStrataError(error, this.file);
+    }
+  }
+}
+
+/** The body of `write`'s transaction: a throw anywhere rolls the whole batch back. */
+function applyInTransaction(statements: WriteStatements, batch: WriteBatch): WriteReceipt {
+  const key = batch.unlessJobApplied;
+  // Checked under the write lock, so two processes applying one job cannot both pass.
+  if (key !== undefined && statements.jobExists.get(key) !== undefined) return { applied: false, messages: [] };
+  const messages = batch.ops.flatMap((op) => applyStoreOp(statements, op));
+  assertIntegrity(statements, batch.ops);
+  return { applied: true, messages };
+}
+
+/**
+ * Opens (creating and migrating if needed) a SQLite session store. Use `path: ':memory:'`
+ * for a private, unpersisted database (tests).
+ * @throws StrataError CONFIG_INVALID for a corrupt, foreign or newer file;
+ *   BACKEND_UNAVAILABLE when the file cannot be opened or written.
+ *
+ * @example
+ * ```ts
+ * const store = await createSqliteSessionStore({ path: './strata.db' });
+ * const now = Date.now();
+ * await store.write({
+ *   ops: [
+ *     { type: 'putSession', session: { id: 's1', namespace: 'user:42', metadata: {}, createdAt: now, updatedAt: now, lastSeq: 0 } },
+ *     { type: 'appendMessages', sessionId: 's1', messages: [{ id: 'm1', role: 'user', content: 'I moved to Berlin', createdAt: now, metadata: {} }] },
+ *   ],
+ * });
+ * const hits = await store.searchLexical({ namespace: 'user:42', text: 'moving', kinds: ['turn'], k: 5 });
+ * // hits: [{ kind: 'turn', id: 'm1', score: 0.000001 }] (FTS5's BM25 gives a term every row has a tiny weight)
+ * await store.close();
+ * ```
+ */
+export async function createSqliteSessionStore(options: SqliteSessionStoreOptions): Promise<SessionStore> {
+  const db = openDatabase(options);
+  try {
+    return new SqliteSessionStore(db, options.path);
+  } catch (error) {
+    db.close();
+    throw toStrataError(error, options.path);
+  }
+}
