@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { analyzeText, StrataError } from '@strata/core';
+import { migrate, SCHEMA_VERSION } from '../src/migrations.js';
+import { createSqliteSessionStore } from '../src/sqlite-session-store.js';
+
+const TABLES = ['facts', 'jobs', 'knowledge', 'knowledge_meta', 'messages', 'provenance', 'sessions', 'summaries'];
+const FTS_TABLES = ['facts_fts', 'messages_fts', 'summaries_fts'];
+
+describe('migrations', () => {
+  let directory: string;
+  let path: string;
+
+  /** Reads the file with a raw connection, closed before the test goes on. */
+  const inspect = <T>(read: (db: Database.Database) => T): T => {
+    const db = new Database(path, { fileMustExist: true });
+    try {
+      return read(db);
+    } finally {
+      db.close();
+    }
+  };
+  const userVersion = (): unknown => inspect((db) => db.pragma('user_version', { simple: true }));
+  /** A digest of the file's bytes (comparing large Buffers element by element is slow). */
+  const digest = async (): Promise<string> => createHash('sha256').update(await readFile(path)).digest('hex');
+
+  beforeEach(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'strata-migrations-'));
+    path = join(directory, 'strata.db');
+  });
+
+  afterEach(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('creates every table in an empty file and records SCHEMA_VERSION', async () => {
+    const store = await createSqliteSessionStore({ path });
+    await store.close();
+    expect(SCHEMA_VERSION).toBe(2);
+    expect(userVersion()).toBe(SCHEMA_VERSION);
+    const names = inspect((db) => db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all());
+    expect(names).toEqual(expect.arrayContaining([...TABLES, ...FTS_TABLES]));
+    expect(inspect((db) => db.pragma('journal_mode', { simple: true }))).toBe('wal');
+  });
+
+  it('migrates a version 1 file with data to version 2 and indexes the old rows for search', async () => {
+    const v1 = new Database(path);
+    v1.function('strata_terms', { deterministic: true }, (text: unknown) => analyzeText(String(text ?? '')).join(' '));
+    migrate(v1, path, 1);
+    expect(v1.pragma('user_version', { simple: true })).toBe(1);
+    v1.exec(`
+      INSERT INTO sessions (id, namespace, metadata, created_at, updated_at, last_seq) VALUES ('s1', 'ns', '{}', 1, 2, 2);
+      INSERT INTO messages (id, session_id, namespace, seq, role, content, metadata, created_at)
+        VALUES ('m1', 's1', 'ns', 1, 'user', 'I moved to Berlin last spring', '{}', 1),
+               ('m2', 's1', 'ns', 2, 'assistant', 'How is the weather there?', '{}', 2);
+      INSERT INTO facts (id, namespace, subject, predicate, object, text, valid_from, confidence, created_at)
+        VALUES ('f1', 'ns', 'user', 'lives_in', 'Berlin', 'The user lives in Berlin', 1, 0.9, 1);
+    `);
+    v1.close();
+
+    const store = await createSqliteSessionStore({ path });
+    try {
+      const hits = await store.searchLexical({ namespace: 'ns', text: 'moving to berlin', kinds: ['turn', 'fact'], k: 5 });
+      expect(hits.map((hit) => `${hit.kind}:${hit.id}`).sort()).toEqual(['fact:f1', 'turn:m1']);
+      expect((await store.searchLexical({ namespace: 'ns', text: 'weather', kinds: ['turn'], k: 5 })).map((hit) => hit.id)).toEqual(['m2']);
+      expect((await store.messages({ sessionId: 's1' })).map((m) => [m.id, m.seq])).toEqual([['m1', 1], ['m2', 2]]);
+      const appended = await store.write({
+        ops: [{ type: 'appendMessages', sessionId: 's1', messages: [{ id: 'm3', role: 'user', content: 'sunny', createdAt: 3, metadata: {} }] }],
+      });
+      expect(appended.messages[0]?.seq).toBe(3);
+    } finally {
+      await store.close();
+    }
+    expect(userVersion()).toBe(2);
+  });
+
+  it('refuses a file from a newer strata with CONFIG_INVALID naming it, and leaves it unchanged', async () => {
+    const newer = new Database(path);
+    newer.exec('CREATE TABLE sessions (id TEXT PRIMARY KEY, shape TEXT)');
+    newer.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    newer.close();
+    const before = await digest();
+
+    const error = await createSqliteSessionStore({ path }).catch((caught: unknown) => caught);
+    expect(StrataError.is(error, 'CONFIG_INVALID')).toBe(true);
+    expect((error as StrataError).message).toContain(path);
+    expect((error as StrataError).message).toContain(`schema version ${SCHEMA_VERSION + 1}`);
+    expect((error as StrataError).hint).toMatch(/upgrade/i);
+    expect(await digest()).toBe(before);
+    expect(existsSync(`${path}-wal`)).toBe(false);
+  });
+
+  it('reopening an up-to-date file keeps its data and changes nothing', async () => {
+    const first = await createSqliteSessionStore({ path });
+    const session = { id: 's1', namespace: 'ns', metadata: { a: 1 }, createdAt: 1, updatedAt: 1, lastSeq: 0 };
+    await first.write({ ops: [{ type: 'putSession', session }] });
+    await first.close();
+    const schema = (): unknown => inspect((db) => db.prepare('SELECT type, name, sql FROM sqlite_schema ORDER BY name').all());
+    const before = { schema: schema(), bytes: await digest() };
+
+    const second = await createSqliteSessionStore({ path });
+    expect(await second.sessions({})).toEqual([session]);
+    await second.close();
+    expect(userVersion()).toBe(SCHEMA_VERSION);
+    expect(schema()).toEqual(before.schema);
+    expect(await digest()).toBe(before.bytes);
+  });
+});
