@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { StrataError } from '@strata/core';
 import { runDemo } from './commands/demo.js';
+import { loadConfig } from './config.js';
 
 // `strata demo | head` closes the pipe early: that is the reader's choice, not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -12,12 +13,13 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 const program = new Command()
   .name('strata')
   .description('strata: multi-tier memory for LLM agents')
+  .option('--data-dir <dir>', 'directory of the SQLite files (env STRATA_DATA_DIR)')
   .showHelpAfterError();
 
 program
   .command('demo')
   .description('run a scripted, offline conversation that shows the memory tiers at work')
-  .action(async () => runDemo());
+  .action(async () => runDemo(loadConfig(program.opts<{ dataDir?: string }>())));
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (StrataError.is(error)) {

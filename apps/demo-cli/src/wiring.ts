@@ -1,16 +1,39 @@
-import { createMemory, type Memory, type PolicyInput } from '@strata/core';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createMemory, StrataError, type Memory, type PolicyInput } from '@strata/core';
+import { createSqliteKnowledgeBase, createSqliteSessionStore } from '@strata/store-sqlite';
+import type { CliConfig } from './config.js';
 
 /**
  * The composition root of the `strata` command: the only place that chooses adapters.
- * Today every adapter is the embedded in-process default of @strata/core.
+ * Embedded default: one SQLite file (session store + knowledge base) in the data dir,
+ * the in-process queue and the offline models.
  */
 export interface Wiring {
   /** Where the data lives, for people. */
   storage: string;
+  path: string;
   memory: Memory;
 }
 
-export async function wireMemory(policy?: PolicyInput): Promise<Wiring> {
-  const memory = await createMemory(policy ? { policy } : {});
-  return { memory, storage: 'in memory (this process): the session store and knowledge base end when the command ends' };
+export async function wireMemory(config: CliConfig, options: { file?: string; policy?: PolicyInput } = {}): Promise<Wiring> {
+  ensureDir(config.dataDir);
+  const path = join(config.dataDir, options.file ?? 'memory.sqlite');
+  const memory = await createMemory({
+    store: await createSqliteSessionStore({ path }),
+    knowledge: await createSqliteKnowledgeBase({ path }),
+    ...(options.policy ? { policy: options.policy } : {}),
+  });
+  return { memory, path, storage: `${path} (SQLite: session store and knowledge base in one file)` };
+}
+
+function ensureDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw new StrataError('BACKEND_UNAVAILABLE', `cannot create the data directory ${dir}`, {
+      hint: 'Pass --data-dir or set STRATA_DATA_DIR to a writable directory.',
+      cause: error,
+    });
+  }
 }

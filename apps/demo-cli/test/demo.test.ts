@@ -1,17 +1,24 @@
 import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const tsx = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
 
+const dataDir = mkdtempSync(join(tmpdir(), 'strata-demo-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
 describe('strata demo (spawned as a user runs it)', () => {
   it('shows tiers filling, promotion, a superseded fact and a query-aware context with its manifest', async () => {
     const { stdout, stderr } = await run(tsx, ['--conditions=@strata/source', 'apps/demo-cli/src/bin.ts', 'demo'], {
       cwd: root,
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', STRATA_DATA_DIR: dataDir },
       timeout: 60_000,
     });
     expect(stderr).toBe('');
@@ -27,7 +34,30 @@ describe('strata demo (spawned as a user runs it)', () => {
     expect(stdout).toMatch(/Known facts:[\s\S]*User lives in Porto/);
     expect(stdout).toMatch(/coastal trail in Sintra/);
     expect(stdout).toMatch(/Manifest[\s\S]*in\s+immediate\s+turn/);
-    expect(stdout).toMatch(/Where the data lives:/);
+    const file = join(dataDir, 'demo.sqlite');
+    expect(stdout).toContain(`Where the data lives: ${file}`);
+
+    // the database holds what the demo printed
+    expect(existsSync(file)).toBe(true);
+    const db = new Database(file, { readonly: true });
+    try {
+      expect(db.prepare('SELECT COUNT(*) FROM messages').pluck().get()).toBe(21);
+      const livesIn = db.prepare("SELECT object, valid_to IS NULL AS current FROM facts WHERE predicate = 'lives_in' ORDER BY valid_from").all();
+      expect(livesIn).toEqual([{ object: 'Lisbon', current: 0 }, { object: 'Porto', current: 1 }]);
+      expect(db.prepare("SELECT COUNT(*) FROM summaries WHERE level = 'synopsis'").pluck().get()).toBe(1);
+    } finally {
+      db.close();
+    }
+  }, 90_000);
+
+  it('starts afresh on every run (the demo file is recreated)', async () => {
+    await run(tsx, ['--conditions=@strata/source', 'apps/demo-cli/src/bin.ts', 'demo'], { cwd: root, env: { ...process.env, STRATA_DATA_DIR: dataDir } });
+    const db = new Database(join(dataDir, 'demo.sqlite'), { readonly: true });
+    try {
+      expect(db.prepare('SELECT COUNT(*) FROM sessions').pluck().get()).toBe(2);
+    } finally {
+      db.close();
+    }
   }, 90_000);
 
   it('exits 1 with usage on an unknown command', async () => {

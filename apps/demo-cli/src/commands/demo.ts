@@ -1,8 +1,18 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import pc from 'picocolors';
 import type { ContextResult, Memory, Session } from '@strata/core';
 import { DEMO_QUESTION, FIRST_SESSION, SECOND_SESSION } from '../demo/script.js';
 import { clip, renderTable } from '../format/table.js';
 import { wireMemory } from '../wiring.js';
+import type { CliConfig } from '../config.js';
+
+/** The demo writes its own file, started afresh on every run, beside the user's memory. */
+const DEMO_FILE = 'demo.sqlite';
+
+function removeDemoFile(config: CliConfig): void {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(join(config.dataDir, `${DEMO_FILE}${suffix}`), { force: true });
+}
 
 /** A small window so that promotion shows within a short scripted conversation. */
 const DEMO_POLICY = {
@@ -16,8 +26,9 @@ type Print = (line?: string) => void;
  * `strata demo`: a scripted two-session conversation, offline, showing the tiers filling,
  * promotion, fact extraction and supersession, and a query-aware context with its manifest.
  */
-export async function runDemo(print: Print = (line = '') => process.stdout.write(`${line}\n`)): Promise<void> {
-  const { memory, storage } = await wireMemory(DEMO_POLICY);
+export async function runDemo(config: CliConfig, print: Print = (line = '') => process.stdout.write(`${line}\n`)): Promise<void> {
+  removeDemoFile(config);
+  const { memory, storage } = await wireMemory(config, { file: DEMO_FILE, policy: DEMO_POLICY });
   try {
     print(pc.bold('strata demo') + pc.dim(' - offline: extractive summaries, heuristic facts, hashing embeddings'));
     const first = await memory.sessions.create({ namespace: NAMESPACE, title: 'First chat' });
@@ -29,6 +40,7 @@ export async function runDemo(print: Print = (line = '') => process.stdout.write
     const context = await memory.getContext(second.id, { budgetTokens: 600 });
     printContext(context, print);
     print(`\n${pc.bold('Where the data lives:')} ${storage}`);
+    print(pc.dim('  open it with any SQLite client, e.g. sqlite3 <file> "select seq, role, content from messages"'));
   } finally {
     await memory.close();
   }
