@@ -1,5 +1,5 @@
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
-import { createMemory, type Memory } from '@strata/core';
+import type { Memory } from '@strata/core';
 import type { Figure, LatencyMetric } from '../lib/bench-result.js';
 import { ConversationGenerator } from '../lib/conversation-generator.js';
 import { summarize, timeEach, timeOnce } from '../lib/stats.js';
@@ -40,22 +40,33 @@ export interface ScenarioOutput {
 
 const rssMb = (): number => Math.round(process.memoryUsage().rss / 1024 ** 2);
 
+/** What a latency run measures: a way to open a fresh memory, and its size on disk if any. */
+export interface MemoryTarget {
+  name: string;
+  open: () => Promise<Memory>;
+  /** Bytes the data takes on disk now (undefined for in-process memories). */
+  bytesOnDisk?: () => number;
+  /** Removes what `open` created (files), after each stage. */
+  cleanup?: () => void;
+}
+
 /** Runs `fn`, naming the stage in any error so a failing API call is easy to place. */
-async function stage<T>(name: string, fn: () => Promise<T>): Promise<T> {
+async function stage<T>(target: MemoryTarget, name: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
-    throw new Error(`in-memory-latency: stage "${name}" failed`, { cause: error });
+    throw new Error(`${target.name}: stage "${name}" failed`, { cause: error });
   }
 }
 
-/** A fresh memory with every default: in-memory store and KB, in-process queue, offline models. */
-async function withMemory<T>(fn: (memory: Memory) => Promise<T>): Promise<T> {
-  const memory = await createMemory();
+/** A fresh memory of the target, closed (and its files removed) afterwards. */
+async function withMemory<T>(target: MemoryTarget, fn: (memory: Memory) => Promise<T>): Promise<T> {
+  const memory = await target.open();
   try {
     return await fn(memory);
   } finally {
     await memory.close();
+    target.cleanup?.();
   }
 }
 
@@ -64,8 +75,8 @@ async function withMemory<T>(fn: (memory: Memory) => Promise<T>): Promise<T> {
  * a macrotask, as an app awaits a model between turns: the in-process queue derives then,
  * so appends are measured with background derivation running, as in production.
  */
-async function measureSingleAppends(sizes: LatencySizes): Promise<LatencyMetric> {
-  return withMemory(async (memory) => {
+async function measureSingleAppends(target: MemoryTarget, sizes: LatencySizes): Promise<LatencyMetric> {
+  return withMemory(target, async (memory) => {
     const chat = new ConversationGenerator(SEED);
     let sessionId = '';
     const appendOne = async (i: number): Promise<void> => {
@@ -82,8 +93,8 @@ async function measureSingleAppends(sizes: LatencySizes): Promise<LatencyMetric>
 }
 
 /** Appends of BATCH_SIZE messages, each batch opening a new session (e.g. an imported chat). */
-async function measureBatchAppends(sizes: LatencySizes): Promise<LatencyMetric> {
-  return withMemory(async (memory) => {
+async function measureBatchAppends(target: MemoryTarget, sizes: LatencySizes): Promise<LatencyMetric> {
+  return withMemory(target, async (memory) => {
     const chat = new ConversationGenerator(SEED + 1);
     const samples: number[] = [];
     for (let i = 0; i < sizes.batchWarmup + sizes.batches; i++) {
@@ -111,16 +122,16 @@ async function fillNamespace(memory: Memory, chat: ConversationGenerator, messag
 const label = (messages: number): string => (messages >= 1000 ? `${messages / 1000}k` : String(messages));
 
 /** Fills a namespace, lets derivation land (flush), then times getContext on random sessions. */
-async function measureContext(sizes: LatencySizes, messages: number): Promise<ScenarioOutput> {
-  return withMemory(async (memory) => {
+async function measureContext(target: MemoryTarget, sizes: LatencySizes, messages: number): Promise<ScenarioOutput> {
+  return withMemory(target, async (memory) => {
     const chat = new ConversationGenerator(SEED + messages);
     const name = label(messages);
     let sessionIds: string[] = [];
-    const fillMs = await stage(`fill ${name}`, async () => timeOnce(async () => (sessionIds = await fillNamespace(memory, chat, messages))));
-    const flushMs = await stage(`flush ${name}`, () => timeOnce(() => memory.flush()));
+    const fillMs = await stage(target, `fill ${name}`, async () => timeOnce(async () => (sessionIds = await fillNamespace(memory, chat, messages))));
+    const flushMs = await stage(target, `flush ${name}`, () => timeOnce(() => memory.flush()));
     let tokens = 0;
     let pendingJobs = 0;
-    const all = await stage(`getContext ${name}`, () =>
+    const all = await stage(target, `getContext ${name}`, () =>
       timeEach(sizes.contextWarmup + sizes.contextCalls, async () => {
         const sessionId = sessionIds[chat.index(sessionIds.length)] as string;
         const context = await memory.getContext(sessionId, { query: chat.query(), budgetTokens: BUDGET_TOKENS });
@@ -129,6 +140,7 @@ async function measureContext(sizes: LatencySizes, messages: number): Promise<Sc
       }),
     );
     const calls = sizes.contextWarmup + sizes.contextCalls;
+    const disk = target.bytesOnDisk?.();
     return {
       latencies: [{ metric: `getContext, ${name} messages in namespace`, summary: summarize(all.slice(sizes.contextWarmup)) }],
       figures: [
@@ -139,21 +151,22 @@ async function measureContext(sizes: LatencySizes, messages: number): Promise<Sc
         { name: `mean context tokens ${name} (budget ${BUDGET_TOKENS})`, value: Math.round(tokens / calls), unit: 'tokens' },
         { name: `most pending jobs seen by getContext ${name}`, value: pendingJobs, unit: 'jobs' },
         { name: `rss with ${name} messages loaded`, value: rssMb(), unit: 'MB' },
+        ...(disk === undefined ? [] : [{ name: `bytes on disk per 1,000 messages (${name} corpus, all tiers + indexes)`, value: Math.round((disk / messages) * 1000), unit: 'bytes' }]),
       ],
     };
   });
 }
 
-/** The in-memory default's latency: append (single, batch) and getContext over growing corpora. */
-export async function runInMemoryLatency(sizes: LatencySizes): Promise<ScenarioOutput> {
+/** A memory's latency: append (single, batch) and getContext over growing corpora. */
+export async function runMemoryLatency(target: MemoryTarget, sizes: LatencySizes): Promise<ScenarioOutput> {
   const rssBefore = rssMb();
   const latencies = [
-    await stage('append 1 message', () => measureSingleAppends(sizes)),
-    await stage(`append batch of ${BATCH_SIZE}`, () => measureBatchAppends(sizes)),
+    await stage(target, 'append 1 message', () => measureSingleAppends(target, sizes)),
+    await stage(target, `append batch of ${BATCH_SIZE}`, () => measureBatchAppends(target, sizes)),
   ];
   const figures: Figure[] = [{ name: 'rss before', value: rssBefore, unit: 'MB' }];
   for (const messages of sizes.corpora) {
-    const output = await measureContext(sizes, messages);
+    const output = await measureContext(target, sizes, messages);
     latencies.push(...output.latencies);
     figures.push(...output.figures);
   }
