@@ -5,6 +5,7 @@ import type { KnowledgeBase, KnowledgeEntry, KnowledgeKind } from '@strata/core'
 import { createSqliteKnowledgeBase } from '@strata/store-sqlite';
 import type { Figure, LatencyMetric } from '../lib/bench-result.js';
 import { summarize, timeEach, timeOnce } from '../lib/stats.js';
+import { seededRandom } from '../lib/conversation-generator.js';
 
 /** What this scenario reports: the latencies and figures of one results file. */
 export interface BenchSection {
@@ -28,18 +29,6 @@ const K = 10;
 const NAMESPACE = 'bench';
 const KINDS: KnowledgeKind[] = ['turn', 'summary', 'fact'];
 const SEED = 20_240_601;
-
-/** mulberry32: seeded, so every run stores and asks the same vectors. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const randomVector = (random: () => number): number[] => Array.from({ length: DIMENSIONS }, () => random() * 2 - 1);
 
@@ -105,7 +94,7 @@ const label = (count: number): string => `${count / 1000}k`;
  */
 export async function runSqliteKnowledgeBaseBench(options: { quick: boolean }): Promise<BenchSection> {
   const sizes = options.quick ? QUICK : FULL;
-  const random = prng(SEED);
+  const random = seededRandom(SEED);
   const dir = mkdtempSync(join(tmpdir(), 'strata-bench-kb-'));
   const path = join(dir, 'knowledge.sqlite');
   const name = `${label(sizes.vectors)} x ${DIMENSIONS}d`;

@@ -44,3 +44,9 @@ export { HeuristicFactExtractor } from './models/heuristic-fact-extractor.js';
 export { HashingEmbeddings } from './models/hashing-embeddings.js';
 export { TiktokenTokenCounter } from './models/tiktoken-token-counter.js';
 export { CharTokenCounter } from './models/char-token-counter.js';
+
+// Input rules shared by every KnowledgeBase adapter (same checks, codes and messages).
+export {
+  REINDEX_HINT, knowledgeDimensionMismatch, invalidKnowledgeInput, validateChanges, validateDimensionsOption, validateEntries,
+  validateFilter, validateIds, validateQuery, validateQueryNamespace,
+} from './adapters/knowledge-validation.js';

@@ -3,7 +3,7 @@ import { StrataError } from '@strata/core';
 import type { KnowledgeEntry, KnowledgeFilter } from '@strata/core';
 import { entryOf, valuesOf, whereClause } from './knowledge-rows.js';
 import type { KnowledgeRow, KnowledgeRowValues } from './knowledge-rows.js';
-import { REINDEX_HINT } from './knowledge-validation.js';
+import { REINDEX_HINT } from '@strata/core';
 
 /** What every connection to the file agrees on, from `knowledge_meta`. */
 export interface KnowledgeMeta {

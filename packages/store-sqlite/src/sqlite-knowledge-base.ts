@@ -1,12 +1,11 @@
-import { InMemoryKnowledgeBase, StrataError } from '@strata/core';
+import {
+  InMemoryKnowledgeBase, StrataError, knowledgeDimensionMismatch, invalidKnowledgeInput, validateChanges, validateDimensionsOption,
+  validateEntries, validateFilter, validateIds, validateQueryNamespace,
+} from '@strata/core';
 import type { KnowledgeBase, KnowledgeEntry, KnowledgeFilter, KnowledgeMatch, KnowledgeQuery } from '@strata/core';
 import { roundedEntry } from './knowledge-rows.js';
 import { KnowledgeTable } from './knowledge-table.js';
 import type { KnowledgeMeta, WriteOutcome } from './knowledge-table.js';
-import {
-  dimensionMismatch, invalidInput, validateChanges, validateDimensionsOption, validateEntries,
-  validateFilter, validateIds, validateQueryNamespace,
-} from './knowledge-validation.js';
 import { openDatabase } from './open-database.js';
 import type { SqliteOpenOptions } from './open-database.js';
 import { toStrataError } from './to-strata-error.js';
@@ -52,7 +51,7 @@ export class SqliteKnowledgeBase implements KnowledgeBase {
         // The meta read inside the transaction also sees what other connections fixed.
         const first = rounded[0] as KnowledgeEntry;
         if (meta.dimensions !== null && meta.dimensions !== dimensions) {
-          throw dimensionMismatch(`entries[0] (id "${first.id}")`, dimensions, meta.dimensions);
+          throw knowledgeDimensionMismatch(`entries[0] (id "${first.id}")`, dimensions, meta.dimensions);
         }
         if (meta.dimensions === null) this.table.setDimensions(dimensions);
         return this.table.upsert(rounded);
@@ -78,7 +77,7 @@ export class SqliteKnowledgeBase implements KnowledgeBase {
 
   async delete(target: { ids: string[] } | { filter: KnowledgeFilter }): Promise<number> {
     this.assertOpen();
-    if (typeof target !== 'object' || target === null) throw invalidInput(`delete expects { ids } or { filter } (got ${String(target)}).`);
+    if (typeof target !== 'object' || target === null) throw invalidKnowledgeInput(`delete expects { ids } or { filter } (got ${String(target)}).`);
     if ('ids' in target) {
       validateIds(target.ids, 'target.ids');
       if (target.ids.length === 0) return 0;

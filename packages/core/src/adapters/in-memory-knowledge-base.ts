@@ -1,4 +1,5 @@
 import { StrataError } from '../errors/strata-error.js';
+import { validateChanges, validateDimensionsOption, validateEntries, validateQuery } from './knowledge-validation.js';
 import type {
   KnowledgeBase,
   KnowledgeEntry,
@@ -30,12 +31,13 @@ interface RowFilter {
 }
 
 const KIND_BITS: Readonly<Record<string, number>> = { turn: 1, summary: 2, fact: 4 };
-const REINDEX_HINT =
-  'The embeddings model probably changed. Run memory.reindex() into a fresh knowledge base, ' +
-  'or configure the embeddings model that built this index.';
+
+function partitionKey(namespace: string, kind: string): string {
+  return `${namespace}\u0000${kind}`;
+}
 
 /**
- * The entries of one namespace. Vectors sit contiguously (slot-major) so that a query scans
+ * The entries of one namespace and kind. Vectors sit contiguously (slot-major) so that a query scans
  * one flat Float32Array; removal swaps the last slot in to keep it dense.
  */
 class Partition {
@@ -94,13 +96,7 @@ export class InMemoryKnowledgeBase implements KnowledgeBase {
   private closed = false;
 
   constructor(options: { dimensions?: number } = {}) {
-    const { dimensions } = options;
-    if (dimensions !== undefined && !(Number.isInteger(dimensions) && dimensions > 0)) {
-      throw new StrataError('CONFIG_INVALID', `dimensions must be a positive integer (got ${String(dimensions)}).`, {
-        hint: 'Pass the output size of your embeddings model, or omit it to take it from the first upsert.',
-      });
-    }
-    this.dimensions = dimensions ?? null;
+    this.dimensions = validateDimensionsOption(options.dimensions) ?? null;
   }
 
   /** All-or-nothing: every entry is validated before any is stored. */
@@ -115,20 +111,32 @@ export class InMemoryKnowledgeBase implements KnowledgeBase {
   async query(query: KnowledgeQuery): Promise<KnowledgeMatch[]> {
     this.assertOpen();
     const k = validateQuery(query, this.dimensions);
-    const partition = this.partitions.get(query.filter.namespace);
-    if (k === 0 || partition === undefined || partition.rows.length === 0) return [];
+    if (k === 0) return [];
     const unit = toUnit(query.vector);
-    const top = selectTopK(partition, unit, Math.min(k, partition.rows.length), toRowFilter(query.filter));
-    return top.map(({ slot, score }) => {
-      const row = partition.rows[slot] as Row;
-      return { id: row.id, kind: row.kind, sessionId: row.sessionId, score: Math.max(-1, Math.min(1, score)) };
-    });
+    const filter = toRowFilter(query.filter);
+    const matches: KnowledgeMatch[] = [];
+    for (const partition of this.partitionsOf(query.filter.namespace, query.filter.kinds)) {
+      for (const { slot, score } of selectTopK(partition, unit, Math.min(k, partition.rows.length), filter)) {
+        const row = partition.rows[slot] as Row;
+        matches.push({ id: row.id, kind: row.kind, sessionId: row.sessionId, score: Math.max(-1, Math.min(1, score)) });
+      }
+    }
+    return matches.sort((a, b) => b.score - a.score).slice(0, k);
+  }
+
+  /**
+   * Entries are partitioned by namespace and kind, so a query for facts does not scan the
+   * (far more numerous) turns. No namespace: every partition.
+   */
+  private partitionsOf(namespace: string | undefined, kinds: readonly string[] | undefined): Partition[] {
+    if (namespace === undefined) return [...this.partitions.values()];
+    const wanted = kinds ?? Object.keys(KIND_BITS);
+    return wanted.flatMap((kind) => this.partitions.get(partitionKey(namespace, kind)) ?? []);
   }
 
   async setCurrent(changes: { id: string; current: boolean }[]): Promise<void> {
     this.assertOpen();
-    const bad = changes.findIndex((change) => typeof change?.current !== 'boolean');
-    if (bad !== -1) throw invalid(`changes[${bad}].current must be a boolean.`);
+    validateChanges(changes);
     for (const { id, current } of changes) {
       const row = this.byId.get(id);
       if (row !== undefined) row.current = current;
@@ -157,15 +165,16 @@ export class InMemoryKnowledgeBase implements KnowledgeBase {
   private store(entry: KnowledgeEntry, dimensions: number): void {
     const row = rowOf(entry);
     let existing = this.byId.get(entry.id);
-    if (existing !== undefined && existing.namespace !== entry.namespace) {
+    if (existing !== undefined && (existing.namespace !== entry.namespace || existing.kind !== entry.kind)) {
       this.remove(existing);
       existing = undefined;
     }
     this.byId.set(row.id, row);
-    let partition = this.partitions.get(entry.namespace);
+    const key = partitionKey(entry.namespace, entry.kind);
+    let partition = this.partitions.get(key);
     if (partition === undefined) {
       partition = new Partition(dimensions);
-      this.partitions.set(entry.namespace, partition);
+      this.partitions.set(key, partition);
     }
     if (existing === undefined) partition.add(row, entry.vector);
     else partition.replace(existing, row, entry.vector);
@@ -173,9 +182,10 @@ export class InMemoryKnowledgeBase implements KnowledgeBase {
 
   private remove(row: Row): void {
     this.byId.delete(row.id);
-    const partition = this.partitions.get(row.namespace);
+    const key = partitionKey(row.namespace, row.kind);
+    const partition = this.partitions.get(key);
     partition?.remove(row);
-    if (partition?.rows.length === 0) this.partitions.delete(row.namespace);
+    if (partition?.rows.length === 0) this.partitions.delete(key);
   }
 
   private rowsById(ids: string[]): Row[] {
@@ -190,9 +200,7 @@ export class InMemoryKnowledgeBase implements KnowledgeBase {
   /** A filter without a namespace spans every namespace. */
   private rowsMatching(filter: KnowledgeFilter): Row[] {
     const rowFilter = toRowFilter(filter);
-    const partitions =
-      filter.namespace === undefined ? [...this.partitions.values()] : [this.partitions.get(filter.namespace)];
-    return partitions.flatMap((partition) => partition?.rows.filter((row) => isMatch(row, rowFilter)) ?? []);
+    return this.partitionsOf(filter.namespace, filter.kinds).flatMap((partition) => partition.rows.filter((row) => isMatch(row, rowFilter)));
   }
 
   private assertOpen(): void {
@@ -302,71 +310,3 @@ function toUnit(vector: number[]): Float64Array {
   return Float64Array.from(vector, (value) => value * scale);
 }
 
-/** Returns the dimension the batch implies (null for an empty batch on an empty index). */
-function validateEntries(entries: KnowledgeEntry[], dimensions: number | null): number | null {
-  if (!Array.isArray(entries)) throw invalid(`upsert expects an array of entries (got ${typeof entries}).`);
-  let expected = dimensions;
-  for (const [index, entry] of entries.entries()) {
-    const at = `entries[${index}]`;
-    validateEntry(entry, at);
-    expected ??= entry.vector.length;
-    if (entry.vector.length !== expected) {
-      throw dimensionMismatch(`${at} (id "${entry.id}")`, entry.vector.length, expected);
-    }
-  }
-  return expected;
-}
-
-function validateEntry(entry: KnowledgeEntry, at: string): void {
-  if (typeof entry !== 'object' || entry === null) throw invalid(`${at} must be an object (got ${String(entry)}).`);
-  const show = (value: unknown): string => JSON.stringify(value) ?? String(value);
-  if (typeof entry.id !== 'string' || entry.id === '') {
-    throw invalid(`${at}.id must be a non-empty string (got ${show(entry.id)}).`);
-  }
-  if (typeof entry.namespace !== 'string' || entry.namespace === '') {
-    throw invalid(`${at}.namespace must be a non-empty string (got ${show(entry.namespace)}).`);
-  }
-  if (!Object.hasOwn(KIND_BITS, entry.kind)) {
-    throw invalid(`${at}.kind must be 'turn', 'summary' or 'fact' (got ${show(entry.kind)}).`);
-  }
-  if (entry.sessionId !== null && typeof entry.sessionId !== 'string') {
-    throw invalid(`${at}.sessionId must be a string or null (got ${show(entry.sessionId)}).`);
-  }
-  if (typeof entry.current !== 'boolean') throw invalid(`${at}.current must be a boolean (got ${show(entry.current)}).`);
-  if (typeof entry.createdAt !== 'number' || !Number.isFinite(entry.createdAt)) {
-    throw invalid(`${at}.createdAt must be a finite number (got ${show(entry.createdAt)}).`);
-  }
-  assertVector(entry.vector, `${at}.vector`);
-}
-
-function validateQuery(query: KnowledgeQuery, dimensions: number | null): number {
-  const namespace = query.filter?.namespace;
-  if (typeof namespace !== 'string' || namespace === '') {
-    throw invalid(`query.filter.namespace must be a non-empty string (got ${JSON.stringify(namespace)}).`);
-  }
-  if (!Number.isInteger(query.k) || query.k < 0) {
-    throw invalid(`query.k must be a non-negative integer (got ${String(query.k)}).`);
-  }
-  assertVector(query.vector, 'query.vector');
-  if (dimensions !== null && query.vector.length !== dimensions) {
-    throw dimensionMismatch('the query vector', query.vector.length, dimensions);
-  }
-  return query.k;
-}
-
-function assertVector(vector: unknown, at: string): asserts vector is number[] {
-  if (!Array.isArray(vector) || vector.length === 0) throw invalid(`${at} must be a non-empty array of numbers.`);
-  const bad = vector.findIndex((value) => typeof value !== 'number' || !Number.isFinite(value));
-  if (bad !== -1) throw invalid(`${at}[${bad}] must be a finite number (got ${String(vector[bad])}).`);
-}
-
-function invalid(message: string): StrataError {
-  return new StrataError('INVALID_INPUT', message, {
-    hint: 'Build entries from stored records (ids and namespaces are never empty) and vectors from your embeddings.',
-  });
-}
-
-function dimensionMismatch(what: string, got: number, expected: number): StrataError {
-  const message = `${what} has ${got} dimensions; this knowledge base holds ${expected}-dimensional vectors.`;
-  return new StrataError('CONFIG_INVALID', message, { hint: REINDEX_HINT });
-}

@@ -34,7 +34,7 @@ export interface Reconciliation {
 
 export interface ReconcileInput {
   namespace: string;
-  /** Every stored fact (current and superseded) of the slots the incoming facts touch. */
+  /** Stored facts of the slots the incoming facts touch: at least the current ones. */
   existing: readonly Fact[];
   incoming: readonly ExtractedFact[];
   now: number;

@@ -73,7 +73,11 @@ async function applyIngest(deps: MemoryDeps, result: Extract<DeriveResult, { job
   return true;
 }
 
-/** Every stored fact (current and past) of the slots the incoming facts touch. */
+/**
+ * The current facts of the slots the incoming facts touch. History is not read: it grows
+ * without bound in busy slots, and is only needed to merge a repeat of an old value that
+ * arrives out of order, which then lands as one more history row instead.
+ */
 async function factsOfSlots(deps: MemoryDeps, namespace: string, facts: readonly { subject: string; predicate: string }[]): Promise<Fact[]> {
   const slots = new Map(
     facts.map((f) => {
@@ -83,7 +87,7 @@ async function factsOfSlots(deps: MemoryDeps, namespace: string, facts: readonly
     }),
   );
   const lists = await Promise.all(
-    [...slots.values()].map(({ subject, predicate }) => deps.store.facts({ namespace, subject, predicate, includeSuperseded: true })),
+    [...slots.values()].map(({ subject, predicate }) => deps.store.facts({ namespace, subject, predicate })),
   );
   return lists.flat();
 }

@@ -45,7 +45,8 @@ async function planIngestJobs(deps: MemoryDeps, session: Session, pending: Pendi
 
 /** Current facts lexically related to the turns, so an extractor can reuse slot names. */
 async function relatedFacts(deps: MemoryDeps, namespace: string, turns: TranscriptTurn[]): Promise<KnownFact[]> {
-  const text = turns.filter((t) => t.role === 'user').map((t) => t.content).join(' ').slice(0, 4000);
+  // a few hundred characters find the slots that matter; thousands make a costly FTS query
+  const text = turns.filter((t) => t.role === 'user').map((t) => t.content).join(' ').slice(0, 400);
   if (!text.trim()) return [];
   const hits = await deps.store.searchLexical({ namespace, text, kinds: ['fact'], k: 20 });
   if (!hits.length) return [];
