@@ -6,7 +6,7 @@ const report = process.env.STRATA_TEST_REPORT;
 
 export default defineConfig({
   test: {
-    projects: ['packages/*', 'apps/*'],
+    projects: ['packages/*', 'apps/*', 'examples'],
     reporters: report ? ['default', ['json', { outputFile: report }]] : ['default'],
   },
 });

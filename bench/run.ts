@@ -8,6 +8,7 @@ import { writeResults } from './lib/write-results.js';
 import type { LatencySizes, MemoryTarget } from './scenarios/memory-latency.js';
 import { FULL_SIZES, QUICK_SIZES, runMemoryLatency } from './scenarios/memory-latency.js';
 import { inMemoryTarget, sqliteTarget } from './scenarios/memory-targets.js';
+import { runKnowledgeBasesBench } from './scenarios/knowledge-bases.js';
 import { runSqliteKnowledgeBaseBench } from './scenarios/sqlite-knowledge-base.js';
 
 /** Each target with the corpora it is measured at (SQLite, the embedded default, up to 100k). */
@@ -42,6 +43,8 @@ async function main(): Promise<void> {
     await runOne(result, isQuick, environment, () => runMemoryLatency(target, sizes));
   }
   await runOne('sqlite-knowledge-base', isQuick, environment, () => runSqliteKnowledgeBaseBench({ quick: isQuick }));
+  // embedded SQLite KB and Chroma side by side in one run (Chroma: scripts/services.sh up)
+  await runOne('knowledge-bases', isQuick, environment, () => runKnowledgeBasesBench({ quick: isQuick }));
 }
 
 async function runOne(result: string, isQuick: boolean, environment: Environment, scenario: () => Promise<Omit<BenchResult, 'name' | 'isQuick' | 'environment'>>): Promise<void> {

@@ -6,18 +6,20 @@
 #   bash scripts/services.sh status   # one line per service
 #
 # Each service is a set of functions <name>_up / <name>_down / <name>_status, listed in
-# SERVICES; add a service (e.g. chroma) by writing its three functions and listing it.
+# SERVICES (redis, chroma); add a service by writing its three functions and listing it.
 # What this script starts is recorded by a pid file in .cache/services/, so `down` never
 # stops a server that was already running (e.g. the machine's own Redis).
 #
 # Env: STRATA_REDIS_URL (default redis://127.0.0.1:6379)
-#      STRATA_SERVICES_TIMEOUT seconds to wait for a service to answer (default 20)
+#      STRATA_CHROMA_URL (default http://127.0.0.1:8765)
+#      STRATA_SERVICES_TIMEOUT seconds to wait for a service to answer (default 20; Chroma
+#      gets at least 60, its first start creates the database)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 STATE_DIR="$ROOT/.cache/services"
 TIMEOUT="${STRATA_SERVICES_TIMEOUT:-20}"
-SERVICES=(redis)
+SERVICES=(redis chroma)
 
 say() { printf '%s\n' "$*"; }
 die() { printf 'services: %s\n' "$*" >&2; exit 1; }
@@ -117,6 +119,103 @@ redis_status() {
   local owner=""
   pid_alive "$REDIS_PID_FILE" && owner=" (started by services.sh)"
   if redis_ping; then say "redis: up at $REDIS_HOST:$REDIS_PORT$owner"; else say "redis: down ($REDIS_HOST:$REDIS_PORT)"; fi
+}
+
+# --- chroma ----------------------------------------------------------------------------
+# The server comes from the npm package (chromadb's CLI over its native bindings, pinned to
+# 1.0.5 by the root package.json's overrides), so `npm ci` installs it: no Python, no Docker.
+
+CHROMA_URL="${STRATA_CHROMA_URL:-http://127.0.0.1:8765}"
+CHROMA_URL="${CHROMA_URL%/}"
+# http[s]://host[:port][/path]
+if [[ "$CHROMA_URL" =~ ^(https?)://(\[[^]]+\]|[^:/]+)(:([0-9]+))?(/.*)?$ ]]; then
+  CHROMA_SCHEME="${BASH_REMATCH[1]}"
+  CHROMA_HOST="${BASH_REMATCH[2]#[}"
+  CHROMA_HOST="${CHROMA_HOST%]}"
+  CHROMA_DEFAULT_PORT=80
+  [[ "$CHROMA_SCHEME" == https ]] && CHROMA_DEFAULT_PORT=443
+  CHROMA_PORT="${BASH_REMATCH[4]:-$CHROMA_DEFAULT_PORT}"
+else
+  die "STRATA_CHROMA_URL must look like http://host:port (got \"$CHROMA_URL\")."
+fi
+CHROMA_CLI="$ROOT/node_modules/chromadb/dist/cli.mjs"
+CHROMA_DATA_DIR="$ROOT/.cache/chroma-data/$CHROMA_PORT"
+CHROMA_PID_FILE="$STATE_DIR/chroma-$CHROMA_PORT.pid"
+CHROMA_LOG="$STATE_DIR/chroma-$CHROMA_PORT.log"
+# Creating a new database and loading the native bindings takes longer than Redis needs.
+CHROMA_TIMEOUT=$((TIMEOUT > 60 ? TIMEOUT : 60))
+
+chroma_heartbeat() {
+  if command -v curl >/dev/null 2>&1; then
+    curl -fsS -m 2 -o /dev/null "$CHROMA_URL/api/v2/heartbeat" 2>/dev/null
+  else
+    # No curl: plain HTTP over bash's /dev/tcp (https needs curl), in a subshell so fd 3
+    # and the silenced stderr do not outlive the check.
+    [[ "$CHROMA_SCHEME" == http ]] || return 1
+    (
+      exec 3<>"/dev/tcp/$CHROMA_HOST/$CHROMA_PORT" || exit 1
+      printf 'GET /api/v2/heartbeat HTTP/1.0\r\nHost: %s\r\n\r\n' "$CHROMA_HOST" >&3
+      read -r -t 2 status <&3 || exit 1
+      [[ "$status" == HTTP/1.[01]\ 200* ]]
+    ) 2>/dev/null
+  fi
+}
+
+# True when the pid file names a live Chroma started from this checkout: after a reboot the
+# pid may belong to another process, which must not be stopped.
+chroma_owned() {
+  pid_alive "$CHROMA_PID_FILE" && tr '\0' ' ' <"/proc/$(cat "$CHROMA_PID_FILE")/cmdline" 2>/dev/null | grep -qF "$CHROMA_CLI"
+}
+
+# Waits for the heartbeat of the server just started; fails at once if it exits.
+chroma_started() {
+  local deadline=$((SECONDS + CHROMA_TIMEOUT))
+  until chroma_heartbeat; do
+    pid_alive "$CHROMA_PID_FILE" && ((SECONDS < deadline)) || return 1
+    sleep 0.3
+  done
+}
+
+chroma_up() {
+  if chroma_heartbeat; then say "chroma: up at $CHROMA_URL"; return; fi
+  [[ "$CHROMA_SCHEME" == http ]] && is_loopback "$CHROMA_HOST" \
+    || die "chroma: no answer at $CHROMA_URL, and only a local http Chroma can be started here."
+  [[ -f "$CHROMA_CLI" ]] || die "chroma: $CHROMA_CLI is missing; run npm ci first."
+  command -v node >/dev/null 2>&1 || die "chroma: node is not on PATH."
+  mkdir -p "$STATE_DIR" "$CHROMA_DATA_DIR"
+  say "chroma: starting on $CHROMA_HOST:$CHROMA_PORT (data: $CHROMA_DATA_DIR, log: $CHROMA_LOG)"
+  # nohup execs node, so $! is the server itself (the server runs inside the node process).
+  nohup node "$CHROMA_CLI" run --path "$CHROMA_DATA_DIR" --host "$CHROMA_HOST" --port "$CHROMA_PORT" \
+    >"$CHROMA_LOG" 2>&1 </dev/null &
+  echo $! >"$CHROMA_PID_FILE"
+  if ! chroma_started; then
+    local reason="the server exited"
+    pid_alive "$CHROMA_PID_FILE" && reason="no heartbeat after ${CHROMA_TIMEOUT}s"
+    printf 'services: chroma: %s (%s); last lines of %s:\n' "$reason" "$CHROMA_URL" "$CHROMA_LOG" >&2
+    tail -n 20 "$CHROMA_LOG" >&2 || true
+    if pid_alive "$CHROMA_PID_FILE"; then stop_pid_file "$CHROMA_PID_FILE"; else rm -f "$CHROMA_PID_FILE"; fi
+    exit 1
+  fi
+  say "chroma: up at $CHROMA_URL (pid $(cat "$CHROMA_PID_FILE"))"
+}
+
+chroma_down() {
+  if chroma_owned; then
+    stop_pid_file "$CHROMA_PID_FILE"
+    say "chroma: stopped ($CHROMA_URL)"
+  elif chroma_heartbeat; then
+    rm -f "$CHROMA_PID_FILE"
+    say "chroma: left running at $CHROMA_URL (not started by this script)"
+  else
+    rm -f "$CHROMA_PID_FILE"
+    say "chroma: down"
+  fi
+}
+
+chroma_status() {
+  local owner=""
+  chroma_owned && owner=" (started by services.sh, pid $(cat "$CHROMA_PID_FILE"))"
+  if chroma_heartbeat; then say "chroma: up at $CHROMA_URL$owner"; else say "chroma: down ($CHROMA_URL)"; fi
 }
 
 # --- main ------------------------------------------------------------------------------

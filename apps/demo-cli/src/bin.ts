@@ -14,12 +14,13 @@ const program = new Command()
   .name('strata')
   .description('strata: multi-tier memory for LLM agents')
   .option('--data-dir <dir>', 'directory of the SQLite files (env STRATA_DATA_DIR)')
+  .option('--chroma-url <url>', 'keep the knowledge base on a Chroma server (env STRATA_CHROMA_URL)')
   .showHelpAfterError();
 
 program
   .command('demo')
   .description('run a scripted, offline conversation that shows the memory tiers at work')
-  .action(async () => runDemo(loadConfig(program.opts<{ dataDir?: string }>())));
+  .action(async () => runDemo(loadConfig(program.opts<{ dataDir?: string; chromaUrl?: string }>())));
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (StrataError.is(error)) {

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createMemory, StrataError, type Memory, type PolicyInput } from '@strata/core';
+import { createMemory, HashingEmbeddings, StrataError, type KnowledgeBase, type Memory, type PolicyInput } from '@strata/core';
+import { createChromaKnowledgeBase } from '@strata/kb-chroma';
 import { createSqliteKnowledgeBase, createSqliteSessionStore } from '@strata/store-sqlite';
 import type { CliConfig } from './config.js';
 
@@ -19,12 +20,24 @@ export interface Wiring {
 export async function wireMemory(config: CliConfig, options: { file?: string; policy?: PolicyInput } = {}): Promise<Wiring> {
   ensureDir(config.dataDir);
   const path = join(config.dataDir, options.file ?? 'memory.sqlite');
+  const embeddings = new HashingEmbeddings();
+  const knowledge = await wireKnowledge(config, path, embeddings);
   const memory = await createMemory({
     store: await createSqliteSessionStore({ path }),
-    knowledge: await createSqliteKnowledgeBase({ path }),
+    knowledge,
+    embeddings,
     ...(options.policy ? { policy: options.policy } : {}),
   });
-  return { memory, path, storage: `${path} (SQLite: session store and knowledge base in one file)` };
+  const storage = config.chromaUrl
+    ? `${path} (SQLite session store) + Chroma at ${config.chromaUrl} (knowledge base)`
+    : `${path} (SQLite: session store and knowledge base in one file)`;
+  return { memory, path, storage };
+}
+
+/** The vector index: the SQLite file's own, or a Chroma collection named after the embeddings model. */
+async function wireKnowledge(config: CliConfig, path: string, embeddings: HashingEmbeddings): Promise<KnowledgeBase> {
+  if (!config.chromaUrl) return createSqliteKnowledgeBase({ path });
+  return createChromaKnowledgeBase({ url: config.chromaUrl, embeddingModel: embeddings.modelName, dimensions: embeddings.dimensions });
 }
 
 function ensureDir(dir: string): void {

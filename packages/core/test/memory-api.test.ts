@@ -78,6 +78,10 @@ describe('append', () => {
     expect(stored.map((m) => [m.id, m.seq])).toEqual([['m-1', 1], [stored[1]!.id, 2]]);
     expect(stored[0]).toMatchObject({ createdAt: Date.parse('2026-01-02T03:04:05Z'), metadata: { lang: 'en' }, sessionId: s.id, namespace: 'u1' });
     expect((await memory.append(s.id, { role: 'user', content: 'again' }))[0]?.seq).toBe(3);
+    expect((await memory.messages(s.id)).map((m) => m.seq)).toEqual([1, 2, 3]);
+    expect((await memory.messages(s.id, { last: 2 })).map((m) => m.content)).toEqual(['hi there', 'again']);
+    expect((await memory.messages(s.id, { fromSeq: 3 })).map((m) => m.id)).toEqual([(await memory.messages(s.id))[2]!.id]);
+    await expectStrataError(memory.messages('nope'), 'NOT_FOUND');
     await memory.close();
   });
 

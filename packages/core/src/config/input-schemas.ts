@@ -86,3 +86,8 @@ export const pruneSchema = z.object({
   olderThanDays: z.number().positive().max(100_000),
   namespace: namespaceSchema.optional(),
 });
+
+export const listMessagesSchema = z.object({
+  fromSeq: z.number().int().positive().optional(),
+  last: z.number().int().positive().optional(),
+});

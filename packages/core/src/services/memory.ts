@@ -5,7 +5,7 @@ import type { Session } from '../domain/session.js';
 import { parseWith } from '../config/parse.js';
 import {
   createSessionSchema, exportSchema, factsListSchema, forgetSchema, getContextSchema, listSessionsSchema,
-  messagesInputSchema, pruneSchema, searchSchema, sessionIdSchema,
+  listMessagesSchema, messagesInputSchema, pruneSchema, searchSchema, sessionIdSchema,
 } from '../config/input-schemas.js';
 import { StrataError } from '../errors/strata-error.js';
 import { newId } from '../engine/ids.js';
@@ -98,6 +98,18 @@ export class Memory {
     } catch (error) {
       this.lastScheduleError = error;
     }
+  }
+
+  /**
+   * A session's stored turns (session tier), verbatim, oldest first; `fromSeq` and `last`
+   * narrow the range.
+   * @throws StrataError NOT_FOUND for an unknown session.
+   */
+  async messages(sessionId: string, options: { fromSeq?: number; last?: number } = {}): Promise<StoredMessage[]> {
+    this.assertOpen();
+    const session = await this.requireSession(sessionId);
+    const opts = parseWith(listMessagesSchema, options, 'messages options', 'fromSeq and last must be positive integers.');
+    return this.deps.store.messages({ sessionId: session.id, ...opts });
   }
 
   /**

@@ -1,0 +1,195 @@
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A tool call the stub model makes. Without an id it gets `call_<n>`. */
+export interface StubToolCall {
+  id?: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+/** One chat completion: plain text, or text and/or tool calls. */
+export type StubChatReply = string | { content?: string; toolCalls?: StubToolCall[] };
+
+/** The parts of an OpenAI chat message a test looks at. */
+export interface ChatCompletionMessage {
+  role: string;
+  content: string | null | { type: string; text?: string }[];
+  name?: string;
+  tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+}
+
+/** A `POST /v1/chat/completions` body as the client sent it. */
+export interface ChatCompletionRequest {
+  model: string;
+  messages: ChatCompletionMessage[];
+  tools?: { type: string; function: { name: string } }[];
+  stream?: boolean;
+  [key: string]: unknown;
+}
+
+export type StubChatHandler = (request: ChatCompletionRequest) => StubChatReply | Promise<StubChatReply>;
+
+export interface OpenAiStubOptions {
+  /** Replies in order (one per request), or a function of each request. @defaultValue [] */
+  chat?: StubChatReply[] | StubChatHandler;
+  /** Embedding length when a request names no `dimensions`. @defaultValue 32 */
+  embeddingDimensions?: number;
+}
+
+/** A request the stub received, body parsed from JSON. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: unknown;
+}
+
+export interface OpenAiStub {
+  /** `http://127.0.0.1:<port>`; OpenAI clients take `${url}/v1` as base URL. */
+  url: string;
+  /** Every request received, in order. */
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+/** Client errors (4xx) make OpenAI clients fail at once; they retry 5xx with backoff, which only slows a failing test. */
+class StubError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+/**
+ * Starts a local OpenAI-compatible server: `POST /v1/chat/completions` (non-streaming, scripted
+ * or computed replies, tool calls) and `POST /v1/embeddings` (deterministic vectors from a hash
+ * of each input; `encoding_format` 'float' or 'base64'). Listens on 127.0.0.1, port chosen by the OS.
+ * @example
+ * const stub = await startOpenAiStub({ chat: ['Hello!', { toolCalls: [{ name: 'get_weather', args: { city: 'Oslo' } }] }] });
+ * const model = new ChatOpenAI({ model: 'stub', apiKey: 'test', configuration: { baseURL: `${stub.url}/v1` } });
+ * await model.invoke('Hi'); // AIMessage 'Hello!'
+ * await stub.close();
+ */
+export async function startOpenAiStub(options: OpenAiStubOptions = {}): Promise<OpenAiStub> {
+  const requests: RecordedRequest[] = [];
+  const nextReply = replySource(options.chat ?? []);
+  const dimensions = options.embeddingDimensions ?? 32;
+  let completions = 0;
+  const server = createServer((req, res) => {
+    void handle(req, res, async (body) => {
+      requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+      if (req.method === 'POST' && req.url === '/v1/chat/completions') {
+        const request = body as ChatCompletionRequest;
+        if (request.stream) throw new StubError(400, 'openai stub: streaming is not supported; create the client with streaming off');
+        return chatCompletion(request, await nextReply(request), ++completions);
+      }
+      if (req.method === 'POST' && req.url === '/v1/embeddings') return embeddingList(body, dimensions);
+      throw new StubError(404, `openai stub: no route for ${req.method ?? ''} ${req.url ?? ''}`);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise<void>((resolve, reject) => {
+      server.close((error) => (error ? reject(error) : resolve()));
+      // Clients keep connections alive; without this, close() waits for them to time out.
+      server.closeAllConnections();
+    }),
+  };
+}
+
+/** The text of every message of a chat request, `role: content` per line, to search a prompt. */
+export function promptText(request: ChatCompletionRequest): string {
+  return request.messages.map((m) => `${m.role}: ${messageText(m)}`).join('\n');
+}
+
+function messageText(message: ChatCompletionMessage): string {
+  if (typeof message.content === 'string') return message.content;
+  return (message.content ?? []).map((part) => part.text ?? '').join('');
+}
+
+function replySource(chat: StubChatReply[] | StubChatHandler): (request: ChatCompletionRequest) => Promise<StubChatReply> {
+  if (typeof chat === 'function') return async (request) => chat(request);
+  const queue = [...chat];
+  return async () => {
+    const reply = queue.shift();
+    if (reply === undefined) throw new StubError(400, 'openai stub: no scripted chat reply left (pass more replies or a handler function)');
+    return reply;
+  };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, route: (body: unknown) => Promise<unknown>): Promise<void> {
+  try {
+    const payload = await route(await readJson(req));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
+  } catch (error) {
+    const status = error instanceof StubError ? error.status : 500;
+    const message = error instanceof Error ? error.message : String(error);
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message, type: 'invalid_request_error' } }));
+  }
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text) return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new StubError(400, `openai stub: request body is not JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
+function chatCompletion(request: ChatCompletionRequest, reply: StubChatReply, n: number) {
+  const { content = '', toolCalls = [] } = typeof reply === 'string' ? { content: reply } : reply;
+  const tool_calls = toolCalls.map((call, i) => ({ id: call.id ?? `call_${n}_${i}`, type: 'function' as const, function: { name: call.name, arguments: JSON.stringify(call.args) } }));
+  const promptTokens = Math.ceil(promptText(request).length / 4);
+  const completionTokens = Math.ceil((content.length + JSON.stringify(tool_calls).length) / 4);
+  return {
+    id: `chatcmpl-stub-${n}`,
+    object: 'chat.completion',
+    created: 1_700_000_000 + n,
+    model: request.model,
+    choices: [{
+      index: 0,
+      message: { role: 'assistant', content: tool_calls.length && !content ? null : content, refusal: null, ...(tool_calls.length ? { tool_calls } : {}) },
+      finish_reason: tool_calls.length ? 'tool_calls' : 'stop',
+      logprobs: null,
+    }],
+    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+  };
+}
+
+function embeddingList(body: unknown, defaultDimensions: number) {
+  const request = body as { input?: unknown; model?: string; dimensions?: number; encoding_format?: string };
+  const inputs = Array.isArray(request.input) ? request.input : [request.input];
+  if (!inputs.every((i) => typeof i === 'string')) throw new StubError(400, 'openai stub: embeddings input must be a string or an array of strings');
+  const dimensions = request.dimensions ?? defaultDimensions;
+  const asBase64 = request.encoding_format === 'base64';
+  const data = inputs.map((text, index) => {
+    const vector = hashVector(text, dimensions);
+    return { object: 'embedding', index, embedding: asBase64 ? Buffer.from(new Float32Array(vector).buffer).toString('base64') : vector };
+  });
+  const tokens = inputs.reduce((sum, text) => sum + Math.ceil(text.length / 4), 0);
+  return { object: 'list', model: request.model ?? 'stub-embedding', data, usage: { prompt_tokens: tokens, total_tokens: tokens } };
+}
+
+/** A unit vector from SHA-256 of the text: the same text always gets the same vector. */
+export function hashVector(text: string, dimensions: number): number[] {
+  const values: number[] = [];
+  for (let block = 0; values.length < dimensions; block++) {
+    const digest = createHash('sha256').update(`${block}\u0000${text}`).digest();
+    for (let i = 0; i + 4 <= digest.length && values.length < dimensions; i += 4) values.push(digest.readUInt32LE(i) / 0xffffffff - 0.5);
+  }
+  const norm = Math.hypot(...values) || 1;
+  // Rounded through float32 so 'float' and 'base64' answers decode to the same numbers.
+  return values.map((v) => Math.fround(v / norm));
+}

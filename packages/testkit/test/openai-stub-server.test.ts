@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import { ChatOpenAI, OpenAIEmbeddings } from '@langchain/openai';
+import { hashVector, promptText, startOpenAiStub, type ChatCompletionRequest, type OpenAiStub } from '../src/index.js';
+
+let stub: OpenAiStub | undefined;
+afterEach(async () => {
+  await stub?.close();
+  stub = undefined;
+});
+
+function chatModel(url: string) {
+  // maxRetries 0: a stub error must fail the test at once, not after the client's backoff.
+  return new ChatOpenAI({ model: 'stub-model', apiKey: 'test', streaming: false, maxRetries: 0, configuration: { baseURL: `${url}/v1` } });
+}
+
+function post(url: string, body: unknown) {
+  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+}
+
+function embeddings(url: string, dimensions?: number) {
+  return new OpenAIEmbeddings({ model: 'stub-embed', apiKey: 'test', encodingFormat: 'float', maxRetries: 0, configuration: { baseURL: `${url}/v1` }, ...(dimensions ? { dimensions } : {}) });
+}
+
+describe('startOpenAiStub with ChatOpenAI', () => {
+  it('answers from the script in order, tool calls included, and records each request', async () => {
+    stub = await startOpenAiStub({ chat: [{ toolCalls: [{ id: 'call_w', name: 'get_weather', args: { city: 'Oslo' } }] }, 'It is -3 °C in Oslo.'] });
+    const model = chatModel(stub.url).bindTools([{ type: 'function', function: { name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }]);
+    const first = await model.invoke([new HumanMessage('Weather in Oslo?')]);
+    expect(first.tool_calls).toEqual([{ id: 'call_w', name: 'get_weather', args: { city: 'Oslo' }, type: 'tool_call' }]);
+    const second = await model.invoke([new HumanMessage('Weather in Oslo?'), first, new ToolMessage({ content: '{"temp":-3}', tool_call_id: 'call_w' })]);
+    expect(second.text).toBe('It is -3 °C in Oslo.');
+    expect(stub.requests.map((r) => [r.method, r.path])).toEqual([['POST', '/v1/chat/completions'], ['POST', '/v1/chat/completions']]);
+    const sent = stub.requests[1]?.body as ChatCompletionRequest;
+    expect(sent.model).toBe('stub-model');
+    expect(sent.tools?.map((t) => t.function.name)).toEqual(['get_weather']);
+    expect(sent.messages.map((m) => [m.role, m.tool_calls?.[0]?.function ?? null, m.tool_call_id ?? null])).toEqual([
+      ['user', null, null],
+      ['assistant', { name: 'get_weather', arguments: '{"city":"Oslo"}' }, null],
+      ['tool', null, 'call_w'],
+    ]);
+    expect(stub.requests[0]?.headers.authorization).toBe('Bearer test');
+  });
+
+  it('computes replies with a handler function of the request', async () => {
+    stub = await startOpenAiStub({ chat: (request) => (promptText(request).includes('Lisbon') ? 'You live in Lisbon.' : 'I do not know.') });
+    const model = chatModel(stub.url);
+    expect((await model.invoke([new HumanMessage('I live in Lisbon. Where do I live?')])).text).toBe('You live in Lisbon.');
+    expect((await model.invoke('Where do I live?')).text).toBe('I do not know.');
+    expect(await model.invoke([new AIMessage('hi'), new HumanMessage('Lisbon?')])).toMatchObject({ content: 'You live in Lisbon.' });
+  });
+
+  it('fails fast with the reason when the script runs out or the client streams', async () => {
+    stub = await startOpenAiStub({ chat: ['only one'] });
+    const model = chatModel(stub.url);
+    await model.invoke('first');
+    await expect(model.invoke('second')).rejects.toThrow(/no scripted chat reply left/);
+    // Plain fetch: a streaming ChatOpenAI would estimate usage with LangChain's online token counting.
+    const streamed = await post(`${stub.url}/v1/chat/completions`, { model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    expect(streamed.status).toBe(400);
+    expect(await streamed.json()).toMatchObject({ error: { message: expect.stringMatching(/streaming is not supported/) } });
+    expect((await post(`${stub.url}/v1/other`, {})).status).toBe(404);
+  });
+});
+
+describe('startOpenAiStub with OpenAIEmbeddings', () => {
+  it('returns deterministic float vectors per input, with the requested dimensions', async () => {
+    stub = await startOpenAiStub({ embeddingDimensions: 16 });
+    const model = embeddings(stub.url);
+    const [a, b, again] = await model.embedDocuments(['I live in Lisbon', 'I love jazz', 'I live in Lisbon']);
+    expect(a).toHaveLength(16);
+    expect(a).toEqual(again);
+    expect(a).not.toEqual(b);
+    expect(a).toEqual(hashVector('I live in Lisbon', 16));
+    expect(Math.hypot(...(a ?? []))).toBeCloseTo(1, 5);
+    expect(await model.embedQuery('I love jazz')).toEqual(b);
+    expect((stub.requests[0]?.body as { encoding_format?: string }).encoding_format).toBe('float');
+    expect(await embeddings(stub.url, 8).embedQuery('x')).toEqual(hashVector('x', 8));
+  });
+
+  it('answers base64 requests with the same vectors, as little-endian float32', async () => {
+    stub = await startOpenAiStub();
+    const response = await post(`${stub.url}/v1/embeddings`, { model: 'e', input: 'I live in Lisbon', encoding_format: 'base64' });
+    const { data } = (await response.json()) as { data: { embedding: string }[] };
+    const bytes = Buffer.from(data[0]?.embedding ?? '', 'base64');
+    expect(Array.from(new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4))).toEqual(hashVector('I live in Lisbon', 32));
+  });
+});
