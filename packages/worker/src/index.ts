@@ -1,0 +1,2 @@
+// @strata/worker public surface.
+export {};
