@@ -25,7 +25,9 @@ export type {
   StoreOp, SummaryFilter, WriteBatch, WriteReceipt,
 } from './ports/session-store.js';
 export type { KnowledgeBase, KnowledgeEntry, KnowledgeFilter, KnowledgeKind, KnowledgeMatch, KnowledgeQuery } from './ports/knowledge-base.js';
-export type { JobQueue, JobRuntime } from './ports/job-queue.js';
+export type { DeriveAttempt, JobQueue, JobRuntime } from './ports/job-queue.js';
+export { deriveJob } from './services/derive.js';
+export type { DeriveModels } from './services/derive.js';
 export type { Clock, ConsolidateInput, ExtractInput, FactExtractor, SummarizeInput, Summarizer, TokenCounter } from './ports/models.js';
 
 export { analyzeText, isStopWord } from './lexical/analyze.js';

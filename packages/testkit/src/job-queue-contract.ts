@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StrataError } from '@strata/core';
-import type { DeriveJob, DeriveResult, JobQueue, JobRuntime, TranscriptTurn } from '@strata/core';
+import type { DeriveAttempt, DeriveJob, DeriveResult, JobQueue, JobRuntime, TranscriptTurn } from '@strata/core';
 
 export interface JobQueueContractOptions {
   /**
@@ -33,6 +33,8 @@ interface Harness {
   applied: DeriveResult[];
   appliedKeys: () => string[];
   deriveCalls: Map<string, number>;
+  /** The attempt each derive of a key was told, in call order. */
+  deriveAttempts: Map<string, DeriveAttempt[]>;
   /** The next `times` derives (or applies) of `key` throw; Infinity means always. */
   failDerive: (key: string, times: number) => void;
   failApply: (key: string, times: number) => void;
@@ -45,6 +47,7 @@ interface Harness {
 function createHarness(): Harness {
   const applied: DeriveResult[] = [];
   const deriveCalls = new Map<string, number>();
+  const deriveAttempts = new Map<string, DeriveAttempt[]>();
   const deriveFailures = new Map<string, number>();
   const applyFailures = new Map<string, number>();
   const gates = new Map<string, { enter: () => void; opened: Promise<void> }>();
@@ -56,8 +59,9 @@ function createHarness(): Harness {
     throw new Error(`${what} exploded for ${key}`);
   };
   const runtime: JobRuntime = {
-    async derive(job) {
+    async derive(job, attempt) {
       deriveCalls.set(job.key, (deriveCalls.get(job.key) ?? 0) + 1);
+      deriveAttempts.set(job.key, [...(deriveAttempts.get(job.key) ?? []), { number: attempt.number, isFinal: attempt.isFinal }]);
       const gate = gates.get(job.key);
       if (gate !== undefined) {
         gate.enter();
@@ -81,6 +85,7 @@ function createHarness(): Harness {
     applied,
     appliedKeys: () => applied.map((result) => result.job.key),
     deriveCalls,
+    deriveAttempts,
     failDerive: (key, times) => deriveFailures.set(key, times),
     failApply: (key, times) => applyFailures.set(key, times),
     rejectInput: (key) => rejected.add(key),
@@ -235,6 +240,16 @@ function describeFailures(test: Define, { queue, harness }: Context): void {
     ]);
     expect(pending[0]?.attempts).toBeGreaterThanOrEqual(1);
     expect(pending[0]?.error).toContain('derive exploded');
+  });
+
+  test('derive is told its attempt number, and only the last attempt is final', async () => {
+    harness().failDerive('summarize:s1:1-2', Infinity);
+    await queue().enqueue([summarizeJob()]);
+    await queue().drain();
+    const attempts = harness().deriveAttempts.get('summarize:s1:1-2') ?? [];
+    expect(attempts.length).toBeGreaterThanOrEqual(2);
+    expect(attempts.map((a) => a.number)).toEqual(attempts.map((_, i) => i + 1));
+    expect(attempts.map((a) => a.isFinal)).toEqual(attempts.map((_, i) => i === attempts.length - 1));
   });
 
   test('a derive rejecting its input (INVALID_INPUT) fails at once, without retries', async () => {

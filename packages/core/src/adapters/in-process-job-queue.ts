@@ -150,7 +150,7 @@ export class InProcessJobQueue implements JobQueue {
     entry.state = 'running';
     entry.attempts += 1;
     try {
-      entry.result ??= await runtime.derive(entry.job);
+      entry.result ??= await runtime.derive(entry.job, { number: entry.attempts, isFinal: entry.attempts >= this.attempts });
       await runtime.apply(entry.result);
       if (this.tracked.get(entry.job.key) === entry) this.tracked.delete(entry.job.key);
       this.unsettled -= 1;

@@ -93,7 +93,7 @@ export class InlineJobQueue implements JobQueue {
     while (entry.attempts < this.attempts) {
       entry.attempts += 1;
       try {
-        result ??= await runtime.derive(job);
+        result ??= await runtime.derive(job, { number: entry.attempts, isFinal: entry.attempts >= this.attempts });
         await runtime.apply(result);
         this.tracked.delete(job.key);
         return;

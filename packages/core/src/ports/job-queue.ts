@@ -1,9 +1,21 @@
 import type { DeriveJob, DeriveResult } from '../domain/jobs.js';
 import type { PendingJob } from '../domain/retrieval.js';
 
+/** Which try of a job this is. A runtime may degrade (e.g. fall back to an offline model) on the final one. */
+export interface DeriveAttempt {
+  /** 1 for the first try. */
+  number: number;
+  /** No retry follows if this one fails: the queue's last attempt. */
+  isFinal: boolean;
+}
+
 /** What a queue calls: `derive` may run anywhere; `apply` runs where the store lives. */
 export interface JobRuntime {
-  derive(job: DeriveJob): Promise<DeriveResult>;
+  /**
+   * Runs the models for a job. Throwing a retryable error (see `isWorthRetrying`) asks the
+   * queue to try again with backoff; every queue says which attempt this is.
+   */
+  derive(job: DeriveJob, attempt: DeriveAttempt): Promise<DeriveResult>;
   /** Idempotent: applying the same result twice stores it once. */
   apply(result: DeriveResult): Promise<void>;
 }

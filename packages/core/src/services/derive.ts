@@ -2,13 +2,22 @@ import type { JobType } from '../domain/derived.js';
 import type { DeriveJob, DeriveResult, JobRef, TranscriptTurn } from '../domain/jobs.js';
 import type { MemoryDeps } from './deps.js';
 
-type ModelDeps = Pick<MemoryDeps, 'summarizer' | 'extractor' | 'embeddings' | 'policy'>;
+import type { DeriveAttempt } from '../ports/job-queue.js';
+
+/** What derivation needs: the models and the policy, no store. A worker process builds these itself. */
+export type DeriveModels = Pick<MemoryDeps, 'summarizer' | 'extractor' | 'embeddings' | 'policy'>;
+type ModelDeps = DeriveModels;
+const FIRST_AND_FINAL: DeriveAttempt = { number: 1, isFinal: true };
 
 /**
  * Runs the models for one job. Stateless: uses only what the job carries, so it can run in
  * any process. Throws whatever the models throw; the queue retries.
+ * @example
+ * // in a worker process: no store, just the models
+ * const result = await deriveJob(job, { summarizer, extractor, embeddings, policy: policySchema.parse({}) }, { number: 1, isFinal: false });
  */
-export async function deriveJob(job: DeriveJob, deps: ModelDeps): Promise<DeriveResult> {
+export async function deriveJob(job: DeriveJob, deps: ModelDeps, attempt: DeriveAttempt = FIRST_AND_FINAL): Promise<DeriveResult> {
+  void attempt;
   switch (job.type) {
     case 'ingest':
       return deriveIngest(job, deps);

@@ -57,7 +57,7 @@ export class Memory {
   /** @internal the runtime the queue calls. */
   async start(): Promise<void> {
     await this.deps.queue.start({
-      derive: (job) => deriveJob(job, this.deps),
+      derive: (job, attempt) => deriveJob(job, this.deps, attempt),
       apply: (result) => this.applyAndReschedule(result),
     });
   }
