@@ -1,15 +1,30 @@
+import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StrataError } from '@strata/core';
 import type { NewMessage, SessionStore, StrataErrorCode } from '@strata/core';
 import { createSqliteSessionStore } from '../src/sqlite-session-store.js';
 
-/** Root writes through chmod 0o500, so the read-only-directory case only means something for other users. */
+/** Root writes through chmod 0o555, so as root the read-only-directory case runs as `nobody`. */
 const isRoot = process.getuid?.() === 0;
+const NOBODY = 65534;
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const openStoreFixture = fileURLToPath(new URL('./fixtures/open-store.ts', import.meta.url));
+
+/** Runs fixtures/open-store.ts as uid/gid 65534 and returns what it printed. */
+function openStoreAsNobody(path: string): { ok: boolean; code?: string; message?: string; hint?: string } {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', '--conditions=@strata/source', openStoreFixture, path], {
+    cwd: root, uid: NOBODY, gid: NOBODY, encoding: 'utf8', timeout: 30_000, env: { ...process.env, HOME: tmpdir() },
+  });
+  if (run.status !== 0) throw new Error(`open-store fixture exited ${String(run.status)}:\n${run.stderr}`);
+  return JSON.parse(run.stdout.trim()) as { ok: boolean; code?: string; message?: string; hint?: string };
+}
 
 /** Awaits a call that must fail with a StrataError of `code` whose message names `path`. */
 async function expectFailure(call: Promise<unknown>, code: StrataErrorCode, path: string): Promise<StrataError> {
@@ -68,12 +83,22 @@ describe('SqliteSessionStore on bad files', () => {
     }
   });
 
-  it.skipIf(isRoot)('a path in a read-only directory is BACKEND_UNAVAILABLE', async () => {
+  it('a path in a read-only directory is BACKEND_UNAVAILABLE', async () => {
     const locked = join(directory, 'locked');
-    await mkdir(locked, { mode: 0o500 });
+    await mkdir(locked, { mode: 0o555 });
     const path = join(locked, 'strata.db');
-    const error = await expectFailure(createSqliteSessionStore({ path }), 'BACKEND_UNAVAILABLE', path);
-    expect(error.hint).toMatch(/writable/);
+    if (isRoot) {
+      // Root writes through any mode: open the store as an unprivileged user in a child process.
+      await chmod(directory, 0o755);
+      const outcome = openStoreAsNobody(path);
+      expect(outcome).toMatchObject({ ok: false, code: 'BACKEND_UNAVAILABLE' });
+      expect(outcome.message).toContain(path);
+      expect(outcome.hint).toMatch(/writable/);
+    } else {
+      const error = await expectFailure(createSqliteSessionStore({ path }), 'BACKEND_UNAVAILABLE', path);
+      expect(error.hint).toMatch(/writable/);
+    }
+    expect(existsSync(path)).toBe(false);
     await chmod(locked, 0o700);
   });
 
