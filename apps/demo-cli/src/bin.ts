@@ -1,8 +1,17 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { StrataError } from '@strata/core';
+import { registerChatCommand } from './commands/chat.js';
+import { registerConfigCommand } from './commands/config.js';
 import { runDemo } from './commands/demo.js';
-import { loadConfig } from './config.js';
+import { registerExportCommand } from './commands/export.js';
+import { registerForgetCommands } from './commands/forget.js';
+import { registerImportCommand } from './commands/import.js';
+import { registerInspectCommand } from './commands/inspect.js';
+import { registerSearchCommands } from './commands/search.js';
+import { registerSessionCommands } from './commands/sessions.js';
+import { registerWorkerCommand } from './commands/worker.js';
+import { configOf } from './run-command.js';
 
 // `strata demo | head` closes the pipe early: that is the reader's choice, not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -10,23 +19,64 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
+const CONFIG_HELP = `
+Config (flags > env > config file > defaults):
+  config file   --config FILE, STRATA_CONFIG, else $XDG_CONFIG_HOME/strata/config.json (~/.config/strata/config.json)
+                JSON: { "dataDir", "namespace", "chromaUrl", "redisUrl",
+                        "llm": { "baseUrl", "model", "apiKey" },
+                        "embeddings": { "baseUrl", "model", "apiKey", "dimensions" } }
+  env           STRATA_DATA_DIR, STRATA_NAMESPACE, STRATA_CHROMA_URL, STRATA_REDIS_URL,
+                STRATA_LLM_BASE_URL, STRATA_LLM_MODEL, OPENAI_API_KEY,
+                STRATA_EMBEDDINGS_BASE_URL, STRATA_EMBEDDINGS_MODEL, STRATA_EMBEDDINGS_API_KEY,
+                STRATA_EMBEDDINGS_DIMENSIONS
+  defaults      SQLite file in $XDG_DATA_HOME/strata (~/.local/share/strata), in-process queue,
+                offline models; \`strata config\` shows the effective values.
+
+Exit codes: 0 ok, 1 usage or input error (with a hint), 2 backend unavailable.`;
+
 const program = new Command()
   .name('strata')
   .description('strata: multi-tier memory for LLM agents')
+  .option('--config <file>', 'config file (JSON)')
   .option('--data-dir <dir>', 'directory of the SQLite files (env STRATA_DATA_DIR)')
+  .option('-n, --namespace <ns>', 'namespace of sessions, search and facts (env STRATA_NAMESPACE; default "default")')
   .option('--chroma-url <url>', 'keep the knowledge base on a Chroma server (env STRATA_CHROMA_URL)')
-  .showHelpAfterError();
+  .option('--redis-url <url>', 'run derivation on BullMQ over Redis (env STRATA_REDIS_URL)')
+  .option('--llm-base-url <url>', 'OpenAI-compatible endpoint for chat, summaries, facts (env STRATA_LLM_BASE_URL)')
+  .option('--llm-model <name>', 'model at that endpoint (env STRATA_LLM_MODEL)')
+  .addHelpText('after', CONFIG_HELP)
+  .showHelpAfterError()
+  .exitOverride();
 
 program
   .command('demo')
   .description('run a scripted, offline conversation that shows the memory tiers at work')
-  .action(async () => runDemo(loadConfig(program.opts<{ dataDir?: string; chromaUrl?: string }>())));
+  .action(async (_options: unknown, command: Command) => runDemo(configOf(command).config));
+registerChatCommand(program);
+registerSessionCommands(program);
+registerSearchCommands(program);
+registerInspectCommand(program);
+registerExportCommand(program);
+registerImportCommand(program);
+registerForgetCommands(program);
+registerWorkerCommand(program);
+registerConfigCommand(program);
+
+/** 0 ok, 1 the user's mistake (with a hint), 2 a backend is unavailable. */
+function exitCodeOf(error: unknown): number {
+  return StrataError.is(error) && error.code === 'BACKEND_UNAVAILABLE' ? 2 : 1;
+}
 
 program.parseAsync(process.argv).catch((error: unknown) => {
+  if (isCommanderExit(error)) process.exit(error.exitCode);
   if (StrataError.is(error)) {
     process.stderr.write(`error: ${error.message}\nhint: ${error.hint}\n`);
-    process.exit(error.code === 'BACKEND_UNAVAILABLE' ? 2 : 1);
+  } else {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   }
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
+  process.exit(exitCodeOf(error));
 });
+
+function isCommanderExit(error: unknown): error is { exitCode: number } {
+  return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' && (error as { code: string }).code.startsWith('commander.');
+}

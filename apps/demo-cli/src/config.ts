@@ -2,31 +2,150 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { StrataError } from '@strata/core';
+import { readConfigFile, type FileValues } from './config-file.js';
 
-/** The CLI's environment: read once, here, and nowhere else. */
-const envSchema = z.object({
-  STRATA_DATA_DIR: z.string().min(1).optional(),
-  STRATA_CHROMA_URL: z.url({ error: 'STRATA_CHROMA_URL must be a URL such as http://127.0.0.1:8765' }).optional(),
-  XDG_DATA_HOME: z.string().min(1).optional(),
-});
+/** Global flags, as commander parses them. */
+export interface GlobalFlags {
+  config?: string;
+  dataDir?: string;
+  namespace?: string;
+  chromaUrl?: string;
+  redisUrl?: string;
+  llmBaseUrl?: string;
+  llmModel?: string;
+}
+
+export interface Endpoint {
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+}
 
 export interface CliConfig {
   /** Directory holding the SQLite files. @defaultValue $XDG_DATA_HOME/strata or ~/.local/share/strata */
   dataDir: string;
+  /** Namespace of new sessions, search and facts. @defaultValue 'default' */
+  namespace: string;
   /** A Chroma server for the knowledge base instead of the SQLite file's vectors. */
   chromaUrl?: string;
+  /** Redis for the job queue (BullMQ) instead of the in-process queue. */
+  redisUrl?: string;
+  /** An OpenAI-compatible chat endpoint: the chat assistant, summaries and facts. */
+  llm?: Endpoint;
+  /** An OpenAI-compatible embeddings endpoint instead of the offline hashing embeddings. */
+  embeddings?: Endpoint & { dimensions?: number };
 }
 
-/** Effective config: flags > env > defaults. */
-export function loadConfig(flags: { dataDir?: string; chromaUrl?: string }, env: NodeJS.ProcessEnv = process.env): CliConfig {
-  const parsed = envSchema.safeParse(env);
+export type ConfigSource = 'flag' | 'env' | 'file' | 'default' | 'unset';
+
+/** Every setting: its flag (if any), its env variable, and whether it is a secret. */
+export const SETTINGS = [
+  { key: 'dataDir', flag: 'dataDir', env: 'STRATA_DATA_DIR' },
+  { key: 'namespace', flag: 'namespace', env: 'STRATA_NAMESPACE' },
+  { key: 'chromaUrl', flag: 'chromaUrl', env: 'STRATA_CHROMA_URL' },
+  { key: 'redisUrl', flag: 'redisUrl', env: 'STRATA_REDIS_URL' },
+  { key: 'llm.baseUrl', flag: 'llmBaseUrl', env: 'STRATA_LLM_BASE_URL' },
+  { key: 'llm.model', flag: 'llmModel', env: 'STRATA_LLM_MODEL' },
+  { key: 'llm.apiKey', env: 'OPENAI_API_KEY', secret: true },
+  { key: 'embeddings.baseUrl', env: 'STRATA_EMBEDDINGS_BASE_URL' },
+  { key: 'embeddings.model', env: 'STRATA_EMBEDDINGS_MODEL' },
+  { key: 'embeddings.apiKey', env: 'STRATA_EMBEDDINGS_API_KEY', secret: true },
+  { key: 'embeddings.dimensions', env: 'STRATA_EMBEDDINGS_DIMENSIONS' },
+] as const satisfies readonly { key: string; flag?: keyof GlobalFlags; env: string; secret?: boolean }[];
+
+export type SettingKey = (typeof SETTINGS)[number]['key'];
+
+/** The CLI's environment: read once, here, and nowhere else. */
+const envSchema = z.object({
+  ...Object.fromEntries(SETTINGS.map((s) => [s.env, z.string().optional()])),
+  STRATA_CONFIG: z.string().min(1).optional(),
+  XDG_DATA_HOME: z.string().min(1).optional(),
+  XDG_CONFIG_HOME: z.string().min(1).optional(),
+}) as z.ZodType<Record<string, string | undefined>>;
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as http://127.0.0.1:8765' });
+const settingsSchema = z.object({
+  dataDir: z.string().min(1),
+  namespace: z.string().trim().min(1, 'must be a non-empty name'),
+  chromaUrl: httpUrl.optional(),
+  redisUrl: z.url({ protocol: /^rediss?$/, error: 'must be a Redis URL such as redis://127.0.0.1:6379' }).optional(),
+  'llm.baseUrl': httpUrl.optional(),
+  'llm.model': z.string().min(1).optional(),
+  'llm.apiKey': z.string().min(1).optional(),
+  'embeddings.baseUrl': httpUrl.optional(),
+  'embeddings.model': z.string().min(1).optional(),
+  'embeddings.apiKey': z.string().min(1).optional(),
+  'embeddings.dimensions': z.coerce.number().int('must be a whole number').positive().optional(),
+});
+
+export interface LoadedConfig {
+  config: CliConfig;
+  /** Where each setting came from, for `strata config`. */
+  sources: Record<SettingKey, ConfigSource>;
+  values: Record<SettingKey, string | number | undefined>;
+  /** The config file consulted (it may not exist). */
+  configFile: string;
+}
+
+/** Effective config: flags > env > config file > defaults, validated once. */
+export function loadConfig(flags: GlobalFlags, rawEnv: NodeJS.ProcessEnv = process.env): LoadedConfig {
+  const env = envSchema.parse(rawEnv);
+  const configFile = resolve(flags.config ?? env.STRATA_CONFIG ?? join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'strata', 'config.json'));
+  const file = readConfigFile(configFile, flags.config !== undefined || env.STRATA_CONFIG !== undefined);
+  const defaults: FileValues = { dataDir: join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'strata'), namespace: 'default' };
+  const values = {} as Record<SettingKey, string | number | undefined>;
+  const sources = {} as Record<SettingKey, ConfigSource>;
+  for (const setting of SETTINGS) {
+    const layers: [ConfigSource, string | number | undefined][] = [
+      ['flag', 'flag' in setting ? flags[setting.flag] : undefined],
+      ['env', env[setting.env] === '' ? undefined : env[setting.env]],
+      ['file', file[setting.key]],
+      ['default', defaults[setting.key]],
+    ];
+    const [source, value] = layers.find(([, v]) => v !== undefined) ?? ['unset', undefined];
+    values[setting.key] = value;
+    sources[setting.key] = source;
+  }
+  return { config: toCliConfig(values, sources), sources, values, configFile };
+}
+
+function toCliConfig(values: Record<SettingKey, string | number | undefined>, sources: Record<SettingKey, ConfigSource>): CliConfig {
+  const parsed = settingsSchema.safeParse(values);
   if (!parsed.success) {
-    throw new StrataError('CONFIG_INVALID', `environment is invalid:\n${z.prettifyError(parsed.error)}`, { hint: 'Fix or unset the variables named above.' });
+    const lines = parsed.error.issues.map((issue) => {
+      const key = String(issue.path[0]) as SettingKey;
+      return `  ${describeSetting(key, sources[key])}: ${issue.message} (got ${JSON.stringify(values[key])})`;
+    });
+    throw new StrataError('CONFIG_INVALID', `config is invalid:\n${lines.join('\n')}`, { hint: 'Fix or unset the settings named above; `strata config` shows where each one comes from.' });
   }
-  const fallback = join(parsed.data.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'strata');
-  const chromaUrl = flags.chromaUrl ?? parsed.data.STRATA_CHROMA_URL;
-  if (chromaUrl !== undefined && !URL.canParse(chromaUrl)) {
-    throw new StrataError('CONFIG_INVALID', `--chroma-url must be a URL (got ${JSON.stringify(chromaUrl)})`, { hint: 'For example --chroma-url http://127.0.0.1:8765' });
+  const s = parsed.data;
+  const dataDir = resolve(s.dataDir);
+  return {
+    dataDir,
+    namespace: s.namespace,
+    ...(s.chromaUrl ? { chromaUrl: s.chromaUrl } : {}),
+    ...(s.redisUrl ? { redisUrl: s.redisUrl } : {}),
+    ...pairEndpoint('llm', s['llm.baseUrl'], s['llm.model'], s['llm.apiKey']),
+    ...pairEndpoint('embeddings', s['embeddings.baseUrl'], s['embeddings.model'], s['embeddings.apiKey'], s['embeddings.dimensions']),
+  };
+}
+
+/** An endpoint needs both its URL and its model; one without the other is a mistake worth naming. */
+function pairEndpoint(name: 'llm' | 'embeddings', baseUrl?: string, model?: string, apiKey?: string, dimensions?: number): Partial<CliConfig> {
+  if (baseUrl === undefined && model === undefined) return {};
+  const upper = name.toUpperCase();
+  if (baseUrl === undefined || model === undefined) {
+    throw new StrataError('CONFIG_INVALID', `${name} needs both a base URL and a model (got ${baseUrl ? `base URL ${baseUrl}` : `model ${model}`} only)`, {
+      hint: `Set both STRATA_${upper}_BASE_URL and STRATA_${upper}_MODEL (or neither, for the offline default).`,
+    });
   }
-  return { dataDir: resolve(flags.dataDir ?? parsed.data.STRATA_DATA_DIR ?? fallback), ...(chromaUrl ? { chromaUrl } : {}) };
+  return { [name]: { baseUrl, model, ...(apiKey ? { apiKey } : {}), ...(dimensions ? { dimensions } : {}) } };
+}
+
+function describeSetting(key: SettingKey, source: ConfigSource): string {
+  const setting = SETTINGS.find((s) => s.key === key);
+  if (!setting) return key;
+  if (source === 'flag' && 'flag' in setting) return `--${setting.flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  if (source === 'env') return setting.env;
+  return source === 'file' ? `${key} (config file)` : key;
 }

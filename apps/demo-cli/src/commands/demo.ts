@@ -1,9 +1,9 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import pc from 'picocolors';
 import type { ContextResult, Memory, Session } from '@strata/core';
 import { DEMO_QUESTION, FIRST_SESSION, SECOND_SESSION } from '../demo/script.js';
-import { clip, renderTable } from '../format/table.js';
+import { pc } from '../format/colors.js';
+import { renderContextMessages, renderFacts, renderManifest } from '../format/context.js';
 import { wireMemory } from '../wiring.js';
 import type { CliConfig } from '../config.js';
 
@@ -28,7 +28,7 @@ type Print = (line?: string) => void;
  */
 export async function runDemo(config: CliConfig, print: Print = (line = '') => process.stdout.write(`${line}\n`)): Promise<void> {
   removeDemoFile(config);
-  const { memory, storage } = await wireMemory(config, { file: DEMO_FILE, policy: DEMO_POLICY });
+  const { memory, storage } = await wireMemory(config, { file: DEMO_FILE, policy: DEMO_POLICY, offline: true });
   try {
     print(pc.bold('strata demo') + pc.dim(' - offline: extractive summaries, heuristic facts, hashing embeddings'));
     const first = await memory.sessions.create({ namespace: NAMESPACE, title: 'First chat' });
@@ -70,30 +70,13 @@ async function printTiers(memory: Memory, session: Session, turns: number, print
 async function printFacts(memory: Memory, print: Print): Promise<void> {
   const facts = await memory.facts.list({ namespace: NAMESPACE, includeSuperseded: true });
   print(`\n${pc.bold('Long-term facts')} (namespace "${NAMESPACE}", with history)`);
-  const rows = facts.map((f) => [
-    f.validTo === undefined ? pc.green('current') : pc.yellow('superseded'),
-    `${f.subject} · ${f.predicate}`,
-    clip(f.object, 24),
-    new Date(f.validFrom).toISOString().slice(0, 10),
-    f.validTo === undefined ? '' : new Date(f.validTo).toISOString().slice(0, 10),
-  ]);
-  print(renderTable(['state', 'slot', 'value', 'from', 'until'], rows));
+  print(renderFacts(facts));
 }
 
 function printContext(context: ContextResult, print: Print): void {
   print(`\n${pc.bold('Context for:')} "${context.query}"`);
   print(pc.dim(`budget ${context.budgetTokens} tokens, used ${context.tokens}, ${context.messages.length} messages`));
-  for (const message of context.messages) {
-    print(`${pc.cyan(`[${message.getType()}]`)} ${String(message.content).split('\n').join('\n    ')}`);
-  }
+  print(renderContextMessages(context));
   print(`\n${pc.bold('Manifest')} (every candidate, in or out, and why)`);
-  const rows = context.manifest.map((m) => [
-    m.included ? pc.green('in') : pc.red('out'),
-    m.tier,
-    m.kind,
-    String(m.tokens),
-    m.score === undefined ? '' : m.score.toFixed(4),
-    clip(m.reason, 60),
-  ]);
-  print(renderTable(['', 'tier', 'kind', 'tokens', 'score', 'reason'], rows));
+  print(renderManifest(context));
 }

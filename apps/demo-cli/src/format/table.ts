@@ -1,4 +1,4 @@
-import pc from 'picocolors';
+import { pc } from './colors.js';
 
 /** A plain text table: padded columns, a dim header rule. Colour only when stdout is a TTY. */
 export function renderTable(headers: string[], rows: string[][]): string {

@@ -1,0 +1,123 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { StrataError } from '@strata/core';
+import { EXPORT_FORMATS } from '../commands/export.js';
+import { renderMessage } from '../commands/sessions.js';
+import { renderTiers, reportTiers } from '../commands/inspect.js';
+import { pc } from '../format/colors.js';
+import { renderFacts } from '../format/context.js';
+import { formatDay, formatTime } from '../format/output.js';
+import { clip, renderTable } from '../format/table.js';
+import { newChatSession, type ChatState } from './chat-state.js';
+
+type Handler = (state: ChatState, arg: string) => Promise<'exit' | void>;
+
+const COMMANDS: Record<string, { usage: string; help: string; run: Handler }> = {
+  help: { usage: '/help', help: 'this list', run: async (s) => showHelp(s) },
+  sessions: { usage: '/sessions', help: 'sessions of this namespace, newest first', run: listSessions },
+  load: { usage: '/load ID', help: 'continue another session', run: loadSession },
+  new: { usage: '/new [TITLE]', help: 'start a new session', run: async (s, title) => switchTo(s, await newChatSession(s, title || undefined), 'new session') },
+  save: { usage: '/save', help: 'finish pending summaries and facts; everything is stored as you type', run: save },
+  history: { usage: '/history [N]', help: 'the last N messages of this session (default 20)', run: showHistory },
+  memory: { usage: '/memory', help: 'what each tier holds, the facts, pending work', run: showMemory },
+  search: { usage: '/search QUERY', help: 'search this namespace', run: search },
+  forget: { usage: '/forget', help: 'delete this session and what was derived from it, then start a new one', run: forgetSession },
+  clear: { usage: '/clear', help: 'clear the screen and start fresh; what is stored stays', run: clear },
+  export: { usage: '/export json|jsonl|md|txt [FILE]', help: 'export this session (default file in the data dir)', run: exportSession },
+  exit: { usage: '/exit', help: 'save and quit (also Ctrl-D, Ctrl-C)', run: async () => 'exit' },
+};
+const ALIASES: Record<string, string> = { quit: 'exit', q: 'exit', h: 'help', '?': 'help' };
+
+/** True for `/cmd` and `!cmd` lines. */
+export function isCommand(line: string): boolean {
+  return /^[/!]\S/.test(line);
+}
+
+/** Runs a `/cmd args` (or `!cmd args`) line. Resolves 'exit' when the chat should end. */
+export async function runCommand(state: ChatState, line: string): Promise<'exit' | void> {
+  const [, rawName = '', arg = ''] = /^[/!](\S+)\s*([\s\S]*)$/.exec(line.trim()) ?? [];
+  const name = ALIASES[rawName.toLowerCase()] ?? rawName.toLowerCase();
+  const command = COMMANDS[name];
+  if (!command) {
+    throw new StrataError('INVALID_INPUT', `unknown command /${rawName}`, { hint: 'Type /help for the list (! works as well as /).' });
+  }
+  return command.run(state, arg.trim());
+}
+
+function showHelp(state: ChatState): void {
+  state.print(renderTable(['command', 'does'], Object.values(COMMANDS).map((c) => [c.usage, c.help])));
+  state.print(pc.dim('Every command also works with ! instead of / (e.g. !memory).'));
+}
+
+async function listSessions(state: ChatState): Promise<void> {
+  const sessions = await state.memory.sessions.list({ namespace: state.session.namespace, limit: 20 });
+  const rows = sessions.map((s) => [s.id === state.session.id ? pc.green('*') : '', s.id, clip(s.title ?? '', 40), formatTime(s.updatedAt)]);
+  state.print(renderTable(['', 'id', 'title', 'updated'], rows));
+}
+
+async function loadSession(state: ChatState, id: string): Promise<void> {
+  if (!id) throw new StrataError('INVALID_INPUT', '/load needs a session id', { hint: 'Type /sessions to list them, then /load ID.' });
+  const session = await state.memory.sessions.get(id);
+  if (!session) throw new StrataError('NOT_FOUND', `no session with id ${JSON.stringify(id)}`, { hint: 'Type /sessions to list them.' });
+  switchTo(state, session, 'continuing');
+  const recent = await state.memory.messages(session.id, { last: 4 });
+  for (const m of recent) state.print(renderMessage(m));
+}
+
+function switchTo(state: ChatState, session: ChatState['session'], verb: string): void {
+  state.session = session;
+  state.print(`${verb} ${pc.bold(session.title ?? session.id)} ${pc.dim(`(${session.id}, namespace ${session.namespace})`)}`);
+}
+
+async function save(state: ChatState): Promise<void> {
+  await state.memory.flush();
+  const messages = await state.memory.messages(state.session.id);
+  state.print(`saved: session ${state.session.id} (${messages.length} messages) in ${state.path}`);
+}
+
+async function showHistory(state: ChatState, arg: string): Promise<void> {
+  const last = arg ? Number(arg) : 20;
+  if (!Number.isInteger(last) || last <= 0) throw new StrataError('INVALID_INPUT', `/history takes a positive number (got ${JSON.stringify(arg)})`, { hint: 'e.g. /history 50' });
+  const messages = await state.memory.messages(state.session.id, { last });
+  if (!messages.length) return state.print(pc.dim('(no messages in this session yet)'));
+  for (const m of messages) state.print(renderMessage(m));
+}
+
+async function showMemory(state: ChatState): Promise<void> {
+  const { memory, session } = state;
+  const context = await memory.getContext(session.id, { budgetTokens: 100_000, query: '' });
+  state.print(renderTiers(await reportTiers(memory, session, context)));
+  const facts = await memory.facts.list({ namespace: session.namespace, includeSuperseded: true });
+  if (facts.length) state.print(`\n${pc.bold('Facts')} (namespace ${session.namespace})\n${renderFacts(facts)}`);
+}
+
+async function search(state: ChatState, query: string): Promise<void> {
+  if (!query) throw new StrataError('INVALID_INPUT', '/search needs a query', { hint: 'e.g. /search hiking' });
+  const hits = await state.memory.search({ namespace: state.session.namespace, query, k: 8 });
+  if (!hits.length) return state.print(pc.dim('nothing found'));
+  state.print(renderTable(['kind', 'date', 'text'], hits.map((h) => [h.kind, formatDay(h.createdAt), clip(h.text, 80)])));
+}
+
+async function forgetSession(state: ChatState): Promise<void> {
+  const gone = state.session;
+  const report = await state.memory.forget({ sessionId: gone.id });
+  state.print(`forgot session ${gone.id}: ${report.messages} messages, ${report.summaries} summaries, ${report.facts} facts`);
+  switchTo(state, await newChatSession(state), 'new session');
+}
+
+async function clear(state: ChatState): Promise<void> {
+  if (state.isInteractive) process.stdout.write('\u001b[2J\u001b[3J\u001b[H');
+  switchTo(state, await newChatSession(state), 'fresh start:');
+  state.print(pc.dim('earlier sessions stay stored (/sessions, /load ID); facts still inform answers'));
+}
+
+async function exportSession(state: ChatState, arg: string): Promise<void> {
+  const [format = '', file] = arg.split(/\s+/);
+  const resolved = EXPORT_FORMATS[format];
+  if (!resolved) throw new StrataError('INVALID_INPUT', `/export needs a format: json, jsonl, md or txt (got ${JSON.stringify(format)})`, { hint: 'e.g. /export md' });
+  const text = await state.memory.export(state.session.id, { format: resolved });
+  const target = file ?? join(state.config.dataDir, 'exports', `${state.session.id}.${format}`);
+  mkdirSync(join(target, '..'), { recursive: true });
+  writeFileSync(target, text);
+  state.print(`exported to ${target}`);
+}

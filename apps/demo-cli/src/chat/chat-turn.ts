@@ -1,0 +1,42 @@
+import { analyzeText, StrataError, type SearchHit } from '@strata/core';
+import { pc } from '../format/colors.js';
+import type { ChatState } from './chat-state.js';
+
+/** Hits considered for the offline assistant's answer. */
+const RELATED_CANDIDATES = 12;
+
+/**
+ * One user turn: store it, assemble the context for it, ask the assistant, store the model's
+ * answer. Offline answers only repeat memory, so they are shown and not stored (they would
+ * otherwise come back as recalled turns).
+ */
+export async function runTurn(state: ChatState, text: string): Promise<void> {
+  const { memory, session, assistant } = state;
+  const [stored] = await memory.append(session.id, { role: 'user', content: text });
+  // Offline derivation takes milliseconds: let it land so that the answer can use this turn's facts.
+  if (assistant.isOffline) await memory.flush();
+  const context = await memory.getContext(session.id, { query: text, budgetTokens: state.budgetTokens });
+  const related = assistant.isOffline ? await findRelated(state, text, stored?.id) : [];
+  let reply: string;
+  try {
+    reply = await assistant.reply({ message: text, context, related });
+  } catch (error) {
+    throw new StrataError('BACKEND_UNAVAILABLE', `the model (${assistant.label}) did not answer: ${error instanceof Error ? error.message : String(error)}`, {
+      hint: 'Your message is stored. Check STRATA_LLM_BASE_URL / STRATA_LLM_MODEL (strata config), then send it again.',
+      cause: error,
+    });
+  }
+  if (!assistant.isOffline) await memory.append(session.id, { role: 'assistant', content: reply });
+  state.print(`${pc.green('strata>')} ${reply}`);
+}
+
+/** Memory sharing at least one search term with the message, facts first, without the message itself. */
+async function findRelated(state: ChatState, text: string, messageId: string | undefined): Promise<SearchHit[]> {
+  const terms = new Set(analyzeText(text));
+  if (!terms.size) return [];
+  const hits = await state.memory.search({ namespace: state.session.namespace, query: text, k: RELATED_CANDIDATES });
+  // Earlier questions are not answers: recall only statements.
+  const isQuestion = (h: SearchHit) => h.kind === 'turn' && h.text.trim().endsWith('?');
+  const related = hits.filter((h) => !(messageId && h.messageIds.includes(messageId)) && !isQuestion(h) && analyzeText(h.text).some((t) => terms.has(t)));
+  return [...related.filter((h) => h.kind === 'fact'), ...related.filter((h) => h.kind !== 'fact')];
+}

@@ -1,0 +1,61 @@
+import type { Command } from 'commander';
+import { StrataError, type Memory, type Session } from '@strata/core';
+import { runChatLoop } from '../chat/chat-loop.js';
+import { newChatSession, type ChatState } from '../chat/chat-state.js';
+import { renderMessage } from './sessions.js';
+import type { CliConfig } from '../config.js';
+import { pc } from '../format/colors.js';
+import { print } from '../format/output.js';
+import { positiveInt, withMemory } from '../run-command.js';
+import { wireAssistant } from '../wiring.js';
+
+interface ChatOptions {
+  session?: string;
+  continue?: boolean;
+  budget: number;
+}
+
+/** `strata chat [--session ID | --continue] [--namespace NS]`. */
+export function registerChatCommand(program: Command): void {
+  program
+    .command('chat')
+    .description('chat with memory: every turn is stored; an LLM answers when one is configured, else an offline assistant answers from memory')
+    .option('--session <id>', 'continue this session')
+    .option('-c, --continue', 'continue the most recent session of the namespace')
+    .option('--budget <tokens>', 'token budget of the context sent to the model', positiveInt, 2000)
+    .action(async (options: ChatOptions, command: Command) => {
+      if (options.session && options.continue) {
+        throw new StrataError('INVALID_INPUT', '--session and --continue exclude each other', { hint: 'Pass --session ID for a given session, or --continue for the latest one.' });
+      }
+      await withMemory(command, async (memory, { config, wiring }) => {
+        const assistant = wireAssistant(config);
+        const { session, isResumed } = await resolveSession(memory, config, options);
+        const state: ChatState = { memory, assistant, config, path: wiring.path, session, budgetTokens: options.budget, print, isInteractive: process.stdin.isTTY === true };
+        await printBanner(state, isResumed);
+        await runChatLoop(state);
+      });
+    });
+}
+
+async function resolveSession(memory: Memory, config: CliConfig, options: ChatOptions): Promise<{ session: Session; isResumed: boolean }> {
+  if (options.session) {
+    const session = await memory.sessions.get(options.session);
+    if (!session) throw new StrataError('NOT_FOUND', `no session with id ${JSON.stringify(options.session)}`, { hint: 'List sessions with strata sessions, or drop --session to start a new one.' });
+    return { session, isResumed: true };
+  }
+  if (options.continue) {
+    const [latest] = await memory.sessions.list({ namespace: config.namespace, limit: 1 });
+    if (latest) return { session: latest, isResumed: true };
+  }
+  return { session: await newChatSession({ memory, config }), isResumed: false };
+}
+
+async function printBanner(state: ChatState, isResumed: boolean): Promise<void> {
+  const { session, assistant } = state;
+  const recent = isResumed ? await state.memory.messages(session.id, { last: 4 }) : [];
+  print(`${pc.bold('strata chat')} ${pc.dim(`· ${isResumed ? 'continuing' : 'new session'} ${session.id} "${session.title ?? ''}" · namespace ${session.namespace}`)}`);
+  print(pc.dim(`assistant: ${assistant.label}${assistant.isOffline ? '; its replies are shown, not stored' : ''}`));
+  print(pc.dim(`memory: ${state.path}`));
+  for (const m of recent) print(renderMessage(m));
+  print(pc.dim('Type a message, or /help for commands. /exit, Ctrl-D or Ctrl-C saves and quits.'));
+}

@@ -1,0 +1,35 @@
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { SETTINGS, type LoadedConfig } from '../config.js';
+import { pc } from '../format/colors.js';
+import { print, printJson } from '../format/output.js';
+import { renderTable } from '../format/table.js';
+import { configOf } from '../run-command.js';
+
+/** `strata config`: the effective config, where each value comes from, secrets masked. */
+export function registerConfigCommand(program: Command): void {
+  program
+    .command('config')
+    .description('show the effective config (flags > env > config file > defaults), secrets masked')
+    .option('--json', 'print JSON')
+    .action((options: { json?: boolean }, command: Command) => {
+      const loaded = configOf(command);
+      const rows = describeConfig(loaded);
+      if (options.json) return printJson({ configFile: { path: loaded.configFile, exists: existsSync(loaded.configFile) }, settings: rows });
+      print(renderTable(['setting', 'value', 'from', 'env'], rows.map((r) => [r.key, r.value ?? pc.dim('-'), r.source, r.env])));
+      print(pc.dim(`\nconfig file: ${loaded.configFile}${existsSync(loaded.configFile) ? '' : ' (not present)'}`));
+    });
+}
+
+function describeConfig(loaded: LoadedConfig): { key: string; value: string | null; source: string; env: string }[] {
+  return SETTINGS.map((s) => {
+    const raw = loaded.values[s.key];
+    const value = raw === undefined ? null : 'secret' in s ? mask(String(raw)) : String(raw);
+    return { key: s.key, value, source: loaded.sources[s.key], env: s.env };
+  });
+}
+
+/** Shows that a secret is set and which one, never the secret: `****cdef`. */
+export function mask(secret: string): string {
+  return secret.length <= 8 ? '****' : `****${secret.slice(-4)}`;
+}

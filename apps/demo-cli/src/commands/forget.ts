@@ -1,0 +1,100 @@
+import type { Command } from 'commander';
+import { StrataError, type ForgetReport, type ForgetTarget } from '@strata/core';
+import { print, printJson } from '../format/output.js';
+import { startSpinner } from '../format/progress.js';
+import { renderTable } from '../format/table.js';
+import { positiveInt, withMemory } from '../run-command.js';
+
+interface ForgetOptions {
+  session?: string;
+  message?: string[];
+  namespace?: string;
+  yes?: boolean;
+  json?: boolean;
+}
+
+/** `strata forget ...`, `strata prune --days N` and `strata reindex`. */
+export function registerForgetCommands(program: Command): void {
+  program
+    .command('forget')
+    .description('delete a session, some messages or a whole namespace, and everything derived from them')
+    .option('--session <id>', 'one session')
+    .option('--message <id...>', 'these messages (summaries built from them are re-derived)')
+    .option('--all-of-namespace <ns>', 'every session and fact of a namespace (needs --yes)')
+    .option('--yes', 'confirm forgetting a whole namespace')
+    .option('--json', 'print the report as JSON')
+    .action(async (options: ForgetOptions & { allOfNamespace?: string }, command: Command) => {
+      const target = toTarget({ ...options, ...(options.allOfNamespace ? { namespace: options.allOfNamespace } : {}) });
+      await withMemory(command, async (memory) => {
+        if ('sessionId' in target && !(await memory.sessions.get(target.sessionId))) {
+          throw new StrataError('NOT_FOUND', `no session with id ${JSON.stringify(target.sessionId)}`, { hint: 'List sessions with strata sessions.' });
+        }
+        const report = await memory.forget(target);
+        await memory.flush();
+        if (options.json) return printJson(report);
+        print(renderForget(report));
+      });
+    });
+
+  program
+    .command('prune')
+    .description('forget sessions not updated for N days (every namespace unless --namespace is given)')
+    .requiredOption('--days <n>', 'age in days', positiveInt)
+    .option('--dry-run', 'list what would be forgotten, change nothing')
+    .option('--json', 'print JSON')
+    .action(async (options: { days: number; dryRun?: boolean; json?: boolean }, command: Command) =>
+      withMemory(command, async (memory, { config, isNamespaceChosen }) => {
+        const scope = isNamespaceChosen ? { namespace: config.namespace } : {};
+        const cutoff = Date.now() - options.days * 86_400_000;
+        const sessions = options.dryRun
+          ? (await memory.sessions.list(scope)).filter((s) => s.updatedAt < cutoff).map((s) => s.id)
+          : (await memory.sessions.prune({ olderThanDays: options.days, ...scope })).sessions;
+        if (options.json) return printJson({ dryRun: options.dryRun === true, sessions });
+        const verb = options.dryRun ? 'would forget' : 'forgot';
+        print(`${verb} ${sessions.length} session(s) not updated for ${options.days} days${sessions.length ? `: ${sessions.join(', ')}` : ''}`);
+      }),
+    );
+
+  program
+    .command('reindex')
+    .description('rebuild the vector index from the session store (e.g. after changing the embeddings model)')
+    .option('--json', 'print the report as JSON')
+    .action(async (options: { json?: boolean }, command: Command) =>
+      withMemory(command, async (memory) => {
+        const spinner = startSpinner('re-embedding turns, summaries and facts');
+        const report = await memory.reindex().catch((error: unknown) => {
+          spinner.fail('reindex failed');
+          throw error;
+        });
+        spinner.succeed('reindexed');
+        if (options.json) return printJson(report);
+        print(`reindexed ${report.turns} turns, ${report.summaries} summaries, ${report.facts} facts`);
+      }),
+    );
+}
+
+function toTarget(options: ForgetOptions): ForgetTarget {
+  const given = [options.session, options.message, options.namespace].filter((v) => v !== undefined).length;
+  if (given !== 1) {
+    throw new StrataError('INVALID_INPUT', `forget needs exactly one of --session, --message, --all-of-namespace (got ${given})`, {
+      hint: 'e.g. strata forget --session ses_123, or strata forget --message msg_1 msg_2',
+    });
+  }
+  if (options.session) return { sessionId: options.session };
+  if (options.message) return { messageIds: options.message };
+  if (!options.yes) {
+    throw new StrataError('INVALID_INPUT', `forgetting namespace "${options.namespace}" deletes all of its sessions and facts`, { hint: 'Add --yes to confirm.' });
+  }
+  return { namespace: options.namespace! };
+}
+
+function renderForget(r: ForgetReport): string {
+  return renderTable(['forgotten', 'count'], [
+    ['sessions', String(r.sessions)],
+    ['messages', String(r.messages)],
+    ['summaries', String(r.summaries)],
+    ['facts', String(r.facts)],
+    ['facts trimmed', String(r.factsTrimmed)],
+    ['facts restored', String(r.factsRestored)],
+  ]);
+}

@@ -1,0 +1,93 @@
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { Command } from 'commander';
+import { StrataError, type ExportBundle, type ImportReport, type Memory } from '@strata/core';
+import { print, printJson } from '../format/output.js';
+import { startProgress, startSpinner } from '../format/progress.js';
+import { withMemory } from '../run-command.js';
+import { readTranscript } from '../transfer/read-transcript.js';
+import { isBundle, splitBundle } from '../transfer/split-bundle.js';
+
+/** Turns appended per write when importing a transcript. */
+const APPEND_BATCH = 200;
+
+/** `strata import FILE`: a strata JSON bundle, or a JSONL transcript into a new session. */
+export function registerImportCommand(program: Command): void {
+  program
+    .command('import <file>')
+    .description('import a JSON bundle from `strata export` (sessions keep their ids), or a JSONL transcript as a new session')
+    .option('--title <title>', 'title of the new session (JSONL only; default: the file name)')
+    .option('--json', 'print the report as JSON')
+    .action(async (file: string, options: { title?: string; json?: boolean }, command: Command) =>
+      withMemory(command, async (memory, { config }) => {
+        const text = readInput(file);
+        const trimmed = text.trimStart();
+        const parsed = trimmed.startsWith('{') && !trimmed.includes('\n{') ? parseJson(trimmed, file) : undefined;
+        const report = isBundle(parsed)
+          ? await importBundle(memory, parsed)
+          : await importTranscript(memory, readTranscript(text, file), { namespace: config.namespace, title: options.title ?? basename(file) });
+        if (options.json) return printJson(report);
+        print(`imported ${report.sessions} session(s), ${report.messages} messages, ${report.summaries} summaries, ${report.facts} facts`);
+        if ('sessionId' in report) print(`session ${report.sessionId}`);
+      }),
+    );
+}
+
+/** Sessions one by one (progress per session); every id is checked first, so a clash writes nothing. */
+async function importBundle(memory: Memory, bundle: ExportBundle): Promise<ImportReport> {
+  for (const { session } of bundle.sessions) {
+    if (await memory.sessions.get(session.id)) {
+      throw new StrataError('CONFLICT', `session ${session.id} already exists; nothing was imported`, { hint: `Forget it first (strata forget --session ${session.id}) or import into another data dir (--data-dir).` });
+    }
+  }
+  const parts = splitBundle(bundle);
+  const progress = startProgress('importing', bundle.sessions.reduce((n, s) => n + s.messages.length, 0), 'messages');
+  const total: ImportReport = { sessions: 0, messages: 0, summaries: 0, facts: 0 };
+  try {
+    for (const part of parts) {
+      const report = await memory.import(part);
+      for (const key of Object.keys(total) as (keyof ImportReport)[]) total[key] += report[key];
+      progress.increment(report.messages);
+    }
+  } finally {
+    progress.stop();
+  }
+  return total;
+}
+
+/** A transcript becomes a new session, appended in batches; derivation then runs to completion. */
+async function importTranscript(memory: Memory, messages: ReturnType<typeof readTranscript>, target: { namespace: string; title: string }): Promise<ImportReport & { sessionId: string }> {
+  if (!messages.length) throw new StrataError('INVALID_INPUT', 'the file holds no messages', { hint: 'Pass a JSON bundle from strata export, or a JSONL file with one {"role","content"} per line.' });
+  const session = await memory.sessions.create(target);
+  const progress = startProgress('importing', messages.length, 'messages');
+  try {
+    for (let i = 0; i < messages.length; i += APPEND_BATCH) {
+      const batch = messages.slice(i, i + APPEND_BATCH);
+      await memory.append(session.id, batch);
+      progress.increment(batch.length);
+    }
+  } finally {
+    progress.stop();
+  }
+  const spinner = startSpinner('summarizing and extracting facts');
+  await memory.flush();
+  spinner.succeed('derivation done');
+  const bundle = JSON.parse(await memory.export(session.id, { format: 'json' })) as ExportBundle;
+  return { sessions: 1, messages: messages.length, summaries: bundle.sessions[0]?.summaries.length ?? 0, facts: bundle.facts.length, sessionId: session.id };
+}
+
+function readInput(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new StrataError('INVALID_INPUT', `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { hint: 'Pass the path of a file written by strata export.', cause: error });
+  }
+}
+
+function parseJson(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new StrataError('INVALID_INPUT', `${file} is not valid JSON (${error instanceof Error ? error.message : String(error)})`, { hint: 'Pass the JSON written by strata export --format json, or a JSONL transcript.', cause: error });
+  }
+}

@@ -1,0 +1,81 @@
+import type { Command } from 'commander';
+import type { ContextResult, Memory, Session } from '@strata/core';
+import { pc } from '../format/colors.js';
+import { print, printJson } from '../format/output.js';
+import { renderContextMessages, renderManifest } from '../format/context.js';
+import { renderTable } from '../format/table.js';
+import { positiveInt, withMemory } from '../run-command.js';
+
+export interface TierReport {
+  /** Turns kept verbatim in the context window. */
+  immediate: number;
+  /** Batch summaries and whether a rolling synopsis exists. */
+  working: { summaries: number; synopsis: boolean };
+  /** Facts of the namespace, current and superseded. */
+  longTerm: { current: number; superseded: number };
+  /** Every stored message of the session. */
+  session: { messages: number };
+  pending: ContextResult['pending'];
+}
+
+/** What each tier holds for a session (from a context assembled with a generous budget). */
+export async function reportTiers(memory: Memory, session: Session, context: ContextResult): Promise<TierReport> {
+  const [facts, messages] = await Promise.all([memory.facts.list({ namespace: session.namespace, includeSuperseded: true }), memory.messages(session.id)]);
+  const count = (tier: string, kind: string) => context.manifest.filter((m) => m.tier === tier && m.kind === kind).length;
+  const current = facts.filter((f) => f.validTo === undefined).length;
+  return {
+    immediate: count('immediate', 'turn'),
+    working: { summaries: count('working', 'summary'), synopsis: count('working', 'synopsis') > 0 },
+    longTerm: { current, superseded: facts.length - current },
+    session: { messages: messages.length },
+    pending: context.pending,
+  };
+}
+
+/** One line per tier, for people. */
+export function renderTiers(t: TierReport): string {
+  const jobs = t.pending.jobs;
+  return renderTable(['tier', 'holds'], [
+    ['immediate', `${t.immediate} turns verbatim (watermark seq ${t.pending.watermarkSeq})`],
+    ['working', `${t.working.summaries} summaries${t.working.synopsis ? ' + rolling synopsis' : ''}`],
+    ['long-term', `${t.longTerm.current} current facts, ${t.longTerm.superseded} superseded (namespace)`],
+    ['session', `${t.session.messages} messages stored`],
+    ['pending', jobs.length ? jobs.map((j) => `${j.type} ${j.fromSeq}-${j.toSeq} (${j.state})`).join(', ') : 'nothing'],
+  ]);
+}
+
+/** Tokens used per tier by the included items. */
+function budgetRows(context: ContextResult): string[][] {
+  const used = new Map<string, number>();
+  for (const m of context.manifest) if (m.included) used.set(m.tier, (used.get(m.tier) ?? 0) + m.tokens);
+  const rows = [...used].map(([tier, tokens]) => [tier, String(tokens)]);
+  return [...rows, ['total', `${context.tokens} of ${context.budgetTokens} (${Math.round((100 * context.tokens) / context.budgetTokens)}%)`]];
+}
+
+/** `strata inspect ID [--query Q]`. */
+export function registerInspectCommand(program: Command): void {
+  program
+    .command('inspect <id>')
+    .description('show a session\'s tiers, and the context assembled for a query with its budget use and manifest')
+    .option('-q, --query <text>', 'the query to assemble the context for (default: the last user turn)')
+    .option('--budget <tokens>', 'token budget of the context', positiveInt, 2000)
+    .option('--show-context', 'also print the assembled messages')
+    .option('--json', 'print JSON')
+    .action(async (id: string, options: { query?: string; budget: number; showContext?: boolean; json?: boolean }, command: Command) =>
+      withMemory(command, async (memory) => {
+        const context = await memory.getContext(id, { budgetTokens: options.budget, ...(options.query === undefined ? {} : { query: options.query }) });
+        const session = (await memory.sessions.get(id))!;
+        const tiers = await reportTiers(memory, session, context);
+        if (options.json) {
+          return printJson({ session, tiers, context: { query: context.query, budgetTokens: context.budgetTokens, tokens: context.tokens, messages: context.messages.map((m) => ({ type: m.getType(), content: m.content })), manifest: context.manifest } });
+        }
+        print(`${pc.bold(session.title ?? session.id)} ${pc.dim(`${session.id} · namespace ${session.namespace}`)}\n`);
+        print(renderTiers(tiers));
+        print(`\n${pc.bold('Context for:')} "${context.query}"`);
+        print(renderTable(['budget', 'tokens'], budgetRows(context)));
+        if (options.showContext) print(`\n${renderContextMessages(context)}`);
+        print(`\n${pc.bold('Manifest')} (every candidate, in or out, and why)`);
+        print(renderManifest(context));
+      }),
+    );
+}
