@@ -22,6 +22,8 @@ const optionsSchema = z.object({
   queue: port(['start', 'enqueue', 'pending', 'drain', 'close']).optional(),
   summarizer: port(['summarize', 'consolidate']).optional(),
   extractor: port(['extract']).optional(),
+  fallbackSummarizer: port(['summarize', 'consolidate']).optional(),
+  fallbackExtractor: port(['extract']).optional(),
   embeddings: port(['embedDocuments', 'embedQuery']).optional(),
   tokens: port(['count']).optional(),
   clock: port(['now']).optional(),
@@ -31,7 +33,8 @@ const optionsSchema = z.object({
 /**
  * Creates a memory. Every port is injectable; what is not given defaults to the in-process,
  * offline implementations (in-memory store and KB, in-process queue, extractive summarizer,
- * heuristic fact extractor, hashing embeddings, tiktoken o200k counting).
+ * heuristic fact extractor, hashing embeddings, tiktoken o200k counting). With an LLM-backed
+ * summarizer or extractor, the offline one is its fallback (degraded mode).
  * @throws StrataError CONFIG_INVALID when an option is malformed.
  * @example
  * const memory = await createMemory();
@@ -43,12 +46,19 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
   parseWith(optionsSchema, options, 'createMemory options', 'Pass ports implementing the interfaces exported by @strata/core.', 'CONFIG_INVALID');
   const policy = parseWith(policySchema, options.policy ?? {}, 'policy', 'See the Policy type for the fields and their ranges.', 'CONFIG_INVALID');
   const tokens = options.tokens ?? new TiktokenTokenCounter();
+  const summarizer = options.summarizer ?? new ExtractiveSummarizer({ tokens });
+  const extractor = options.extractor ?? new HeuristicFactExtractor();
+  // An offline primary is never degraded: it has no fallback.
+  const fallbackSummarizer = options.fallbackSummarizer ?? (summarizer instanceof ExtractiveSummarizer ? undefined : new ExtractiveSummarizer({ tokens }));
+  const fallbackExtractor = options.fallbackExtractor ?? (extractor instanceof HeuristicFactExtractor ? undefined : new HeuristicFactExtractor());
   const memory = new Memory({
     store: options.store ?? (await createInMemorySessionStore()),
     knowledge: options.knowledge ?? (await createInMemoryKnowledgeBase()),
     queue: options.queue ?? (await createInProcessJobQueue()),
-    summarizer: options.summarizer ?? new ExtractiveSummarizer({ tokens }),
-    extractor: options.extractor ?? new HeuristicFactExtractor(),
+    summarizer,
+    extractor,
+    ...(fallbackSummarizer ? { fallbackSummarizer } : {}),
+    ...(fallbackExtractor ? { fallbackExtractor } : {}),
     embeddings: options.embeddings ?? new HashingEmbeddings(),
     tokens,
     clock: options.clock ?? { now: () => Date.now() },

@@ -19,6 +19,8 @@ export type { MessageInput, NewMessage, Role, StoredMessage, ToolCall } from './
 export type { Fact, JobRecord, JobType, Summary, SummaryLevel } from './domain/derived.js';
 export type { ItemKind, ManifestItem, PendingJob, SearchHit, Tier } from './domain/retrieval.js';
 export type { DeriveJob, DeriveResult, ExtractedFact, JobRef, KnownFact, TranscriptTurn, VectorOf } from './domain/jobs.js';
+export type { JobUsage, ModelUsage, RederiveTarget } from './domain/jobs.js';
+export type { DerivationStats, MemoryStats } from './services/derivation-stats.js';
 
 export type {
   FactFilter, JobFilter, LexicalHit, LexicalKind, LexicalQuery, MessageFilter, SessionFilter, SessionStore,
@@ -29,6 +31,7 @@ export type { DeriveAttempt, JobQueue, JobRuntime } from './ports/job-queue.js';
 export { deriveJob } from './services/derive.js';
 export type { DeriveModels } from './services/derive.js';
 export type { Clock, ConsolidateInput, ExtractInput, FactExtractor, SummarizeInput, Summarizer, TokenCounter } from './ports/models.js';
+export type { UsageListener } from './ports/models.js';
 
 export { analyzeText, isStopWord } from './lexical/analyze.js';
 export { Bm25Index } from './lexical/bm25-index.js';
@@ -46,6 +49,12 @@ export { HeuristicFactExtractor } from './models/heuristic-fact-extractor.js';
 export { HashingEmbeddings } from './models/hashing-embeddings.js';
 export { TiktokenTokenCounter } from './models/tiktoken-token-counter.js';
 export { CharTokenCounter } from './models/char-token-counter.js';
+export { LlmSummarizer } from './models/llm-summarizer.js';
+export type { LlmSummarizerOptions } from './models/llm-summarizer.js';
+export { LlmFactExtractor } from './models/llm-fact-extractor.js';
+export type { LlmFactExtractorOptions } from './models/llm-fact-extractor.js';
+export type { StructuredOutputMethod } from './models/structured-call.js';
+export { toModelError } from './models/to-model-error.js';
 
 // Input rules shared by every KnowledgeBase adapter (same checks, codes and messages).
 export {

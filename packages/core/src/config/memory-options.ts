@@ -16,6 +16,17 @@ export interface MemoryOptions {
   queue?: JobQueue;
   summarizer?: Summarizer;
   extractor?: FactExtractor;
+  /**
+   * Runs when `summarizer` fails for good (final attempt, or a failure retrying cannot fix);
+   * its results are marked degraded and re-derived once the summarizer answers again.
+   * @defaultValue the offline extractive summarizer, unless `summarizer` is offline itself
+   */
+  fallbackSummarizer?: Summarizer;
+  /**
+   * Like `fallbackSummarizer`, for `extractor`.
+   * @defaultValue the offline heuristic extractor, unless `extractor` is offline itself
+   */
+  fallbackExtractor?: FactExtractor;
   embeddings?: EmbeddingsInterface;
   tokens?: TokenCounter;
   clock?: Clock;

@@ -31,6 +31,28 @@ export interface KnownFact {
   text: string;
 }
 
+/** Input and output tokens of model calls (from the models' `usage_metadata`). */
+export interface ModelUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** Token usage of one job: the sum over its model calls. */
+export interface JobUsage extends ModelUsage {
+  calls: number;
+}
+
+/**
+ * Marks a job that re-derives an artefact produced in degraded mode. Such a job never falls
+ * back to an offline model: it fails (and is retried later) until the model answers.
+ */
+export interface RederiveTarget {
+  /** Ledger key of the marker recorded when the degraded result was applied. */
+  markerKey: string;
+  /** The degraded summary or synopsis to replace in place (summarize / consolidate jobs). */
+  summaryId?: string;
+}
+
 /** What identifies a job and the range it covers. The key is type + session + seq range. */
 export interface JobRef {
   key: string;
@@ -39,6 +61,8 @@ export interface JobRef {
   namespace: string;
   fromSeq: number;
   toSeq: number;
+  /** Present on re-derivation jobs only. */
+  rederive?: RederiveTarget;
 }
 
 /**
@@ -65,6 +89,7 @@ export type DeriveResult =
       turnVectors: VectorOf[];
       facts: (ExtractedFact & { vector: number[] })[];
       degraded: boolean;
+      usage?: JobUsage;
     }
   | {
       job: JobRef & { type: 'summarize' };
@@ -72,6 +97,7 @@ export type DeriveResult =
       vector: number[];
       sourceMessageIds: string[];
       degraded: boolean;
+      usage?: JobUsage;
     }
   | {
       job: JobRef & { type: 'consolidate' };
@@ -80,4 +106,5 @@ export type DeriveResult =
       sourceMessageIds: string[];
       replacesSynopsisId?: string;
       degraded: boolean;
+      usage?: JobUsage;
     };

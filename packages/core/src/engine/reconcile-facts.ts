@@ -49,6 +49,7 @@ export interface ReconcileInput {
  * - a different object stated *earlier* than the current fact (results applied out of order)
  *   -> stored as history, already superseded by the current one;
  * - no fact in the slot -> added.
+ * A merge into a degraded fact by a non-degraded derivation clears its `degraded` flag.
  * Pure; order-independent for facts with distinct `validFrom`.
  */
 export function reconcileFacts(input: ReconcileInput): Reconciliation {
@@ -64,7 +65,7 @@ export function reconcileFacts(input: ReconcileInput): Reconciliation {
     const facts = bySlot.get(slot) ?? [];
     const duplicate = facts.find((f) => isSameObject(f.object, candidate.object) && isSameEra(f, candidate.validFrom));
     if (duplicate) {
-      mergeInto(duplicate, candidate);
+      mergeInto(duplicate, candidate, input.degraded);
       touched.set(duplicate.id, duplicate);
       continue;
     }
@@ -91,9 +92,11 @@ function isSameEra(fact: Fact, at: number): boolean {
   return fact.validTo === undefined || (fact.validFrom <= at && at < fact.validTo);
 }
 
-function mergeInto(fact: Fact, candidate: ExtractedFact): void {
+/** A fact confirmed by a non-degraded derivation is no longer degraded. */
+function mergeInto(fact: Fact, candidate: ExtractedFact, degraded: boolean): void {
   fact.sourceMessageIds = [...new Set([...fact.sourceMessageIds, ...candidate.sourceMessageIds])];
   fact.confidence = Math.max(fact.confidence, candidate.confidence);
+  fact.degraded = fact.degraded && degraded;
 }
 
 function toFact(input: ReconcileInput, c: ExtractedFact): Fact {

@@ -1,23 +1,35 @@
-import type { ExtractedFact, KnownFact, TranscriptTurn } from '../domain/jobs.js';
+import type { ExtractedFact, KnownFact, ModelUsage, TranscriptTurn } from '../domain/jobs.js';
+
+/** Receives the token usage of each model call a summarizer or extractor makes. */
+export type UsageListener = (usage: ModelUsage) => void;
 
 export interface SummarizeInput {
   turns: TranscriptTurn[];
   /** The previous batch summary of the session, so summaries build on each other. */
   previousSummary?: string;
   maxTokens: number;
+  /** Called once per model call with its token usage; offline models never call it. */
+  onUsage?: UsageListener;
 }
 
 export interface ConsolidateInput {
   synopsis?: string;
   summaries: string[];
   maxTokens: number;
+  /** Called once per model call with its token usage. */
+  onUsage?: UsageListener;
 }
 
 /** Turns text into shorter text. */
 export interface Summarizer {
   readonly name: string;
+  /**
+   * Summarizes one batch of turns, building on the previous summary.
+   * @throws StrataError BACKEND_UNAVAILABLE (retryable) when a model endpoint cannot be
+   *   reached; another code when its answer is unusable (not worth retrying).
+   */
   summarize(input: SummarizeInput): Promise<{ text: string }>;
-  /** Folds summaries into a rolling synopsis. */
+  /** Folds summaries into a rolling synopsis. Throws like `summarize`. */
   consolidate(input: ConsolidateInput): Promise<{ text: string }>;
 }
 
@@ -25,11 +37,18 @@ export interface ExtractInput {
   turns: TranscriptTurn[];
   /** Current facts of the namespace, so slot names are reused. */
   knownFacts: KnownFact[];
+  /** Called once per model call with its token usage. */
+  onUsage?: UsageListener;
 }
 
 /** Finds durable facts in turns. Each fact names the message ids it came from. */
 export interface FactExtractor {
   readonly name: string;
+  /**
+   * Facts stated in the turns, each attributed to the turn that states it. Pure with respect
+   * to the store: reconciliation with stored facts happens when the result is applied.
+   * @throws StrataError like `Summarizer.summarize`.
+   */
   extract(input: ExtractInput): Promise<ExtractedFact[]>;
 }
 

@@ -5,6 +5,8 @@ import { stableId } from '../engine/ids.js';
 import { normalizeSlotPart, reconcileFacts, slotKey } from '../engine/reconcile-facts.js';
 import type { KnowledgeEntry } from '../ports/knowledge-base.js';
 import type { MemoryDeps } from './deps.js';
+import { applyRederivedFacts, applyRederivedSummary } from './apply-rederive.js';
+import { degradedMarkerKey } from './rederive.js';
 
 /**
  * Applies a derivation result to the store, then indexes it. Idempotent: the store write is
@@ -18,6 +20,11 @@ import type { MemoryDeps } from './deps.js';
 type ResultOf<T extends JobRef['type']> = Extract<DeriveResult, { job: { type: T } }>;
 
 export async function applyResult(deps: MemoryDeps, result: DeriveResult): Promise<boolean> {
+  if (result.job.rederive) {
+    return result.job.type === 'ingest'
+      ? applyRederivedFacts(deps, result as ResultOf<'ingest'>)
+      : applyRederivedSummary(deps, result as ResultOf<'summarize' | 'consolidate'>);
+  }
   switch (result.job.type) {
     case 'ingest':
       return applyIngest(deps, result as ResultOf<'ingest'>);
@@ -30,6 +37,12 @@ export async function applyResult(deps: MemoryDeps, result: DeriveResult): Promi
 
 function recordOf(job: JobRef, now: number): JobRecord {
   return { key: job.key, type: job.type, sessionId: job.sessionId, fromSeq: job.fromSeq, toSeq: job.toSeq, appliedAt: now };
+}
+
+/** The job's ledger record, plus a marker when its result is degraded (found later for re-derivation). */
+function recordsOf(result: DeriveResult, now: number): JobRecord[] {
+  const record = recordOf(result.job, now);
+  return result.degraded ? [record, { ...record, key: degradedMarkerKey(record.key) }] : [record];
 }
 
 async function existingIds(deps: MemoryDeps, ids: readonly string[]): Promise<Set<string>> {
@@ -57,7 +70,7 @@ async function applyIngest(deps: MemoryDeps, result: Extract<DeriveResult, { job
   const plan = reconcileFacts({ namespace: job.namespace, existing, incoming: facts, now, degraded: result.degraded });
   const receipt = await deps.store.write({
     unlessJobApplied: job.key,
-    ops: [{ type: 'putFacts', facts: plan.put }, { type: 'recordJobs', jobs: [recordOf(job, now)] }],
+    ops: [{ type: 'putFacts', facts: plan.put }, { type: 'recordJobs', jobs: recordsOf(result, now) }],
   });
   if (!receipt.applied) return false;
   const vectorByText = new Map(facts.map((f) => [f.text, f.vector]));
@@ -102,7 +115,7 @@ async function applySummary(deps: MemoryDeps, result: Extract<DeriveResult, { jo
   const summary = summaryOf('batch', result, times, now);
   const receipt = await deps.store.write({
     unlessJobApplied: job.key,
-    ops: [{ type: 'putSummaries', summaries: [summary] }, { type: 'recordJobs', jobs: [recordOf(job, now)] }],
+    ops: [{ type: 'putSummaries', summaries: [summary] }, { type: 'recordJobs', jobs: recordsOf(result, now) }],
   });
   if (!receipt.applied) return false;
   if (result.vector.length) await deps.knowledge.upsert([entry(summary.id, 'summary', job.namespace, job.sessionId, result.vector, true, summary.createdAt)]);
@@ -122,7 +135,7 @@ async function applySynopsis(deps: MemoryDeps, result: Extract<DeriveResult, { j
     ops: [
       ...(current ? [{ type: 'delete' as const, summaries: [current.id] }] : []),
       { type: 'putSummaries', summaries: [synopsis] },
-      { type: 'recordJobs', jobs: [recordOf(job, now)] },
+      { type: 'recordJobs', jobs: recordsOf(result, now) },
     ],
   });
   if (!receipt.applied) return false;

@@ -12,6 +12,10 @@ export interface MemoryDeps {
   queue: JobQueue;
   summarizer: Summarizer;
   extractor: FactExtractor;
+  /** Used when `summarizer` fails for good (degraded mode); absent: failures are thrown. */
+  fallbackSummarizer?: Summarizer;
+  /** Used when `extractor` fails for good (degraded mode); absent: failures are thrown. */
+  fallbackExtractor?: FactExtractor;
   embeddings: EmbeddingsInterface;
   tokens: TokenCounter;
   clock: Clock;

@@ -2,6 +2,7 @@ import type { Fact } from '../domain/derived.js';
 import { jobKey } from '../engine/ids.js';
 import type { StoreOp } from '../ports/session-store.js';
 import type { MemoryDeps } from './deps.js';
+import { degradedMarkerKey } from './rederive.js';
 
 export type ForgetTarget = { messageIds: string[] } | { sessionId: string } | { namespace: string };
 
@@ -35,7 +36,7 @@ export async function forget(deps: MemoryDeps, target: ForgetTarget): Promise<Fo
   ]);
   const factPlan = await planFactForget(deps, facts, ids, scope.namespace !== undefined);
   const ops: StoreOp[] = [
-    { type: 'delete', sessions: scope.sessionIds, messages: idList, summaries: summaries.map((s) => s.id), facts: factPlan.deleted, jobs: summaries.map((s) => jobKey(s.level === 'batch' ? 'summarize' : 'consolidate', s.sessionId, s.fromSeq, s.toSeq)) },
+    { type: 'delete', sessions: scope.sessionIds, messages: idList, summaries: summaries.map((s) => s.id), facts: factPlan.deleted, jobs: summaries.flatMap((s) => summaryJobKeys(s.level, s.sessionId, s.fromSeq, s.toSeq)) },
     { type: 'putFacts', facts: factPlan.put },
   ];
   await deps.store.write({ ops });
@@ -53,6 +54,12 @@ export async function forget(deps: MemoryDeps, target: ForgetTarget): Promise<Fo
     factsRestored: factPlan.restored.length,
     sessionsToRederive: [...new Set(summaries.map((s) => s.sessionId))].filter((id) => !gone.has(id)),
   };
+}
+
+/** The ledger keys of a summary's job and of its degraded marker, if any. */
+function summaryJobKeys(level: 'batch' | 'synopsis', sessionId: string, fromSeq: number, toSeq: number): string[] {
+  const key = jobKey(level === 'batch' ? 'summarize' : 'consolidate', sessionId, fromSeq, toSeq);
+  return [key, degradedMarkerKey(key)];
 }
 
 interface Scope {
