@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import type { StrataError } from '@strata/core';
+import { BOTH_GIVEN_ERROR, bothGiven, connectionShape, parseOptions, redisSettings } from './connection-options.js';
+import type { RedisConnectionOptions, RedisSettings } from './connection-options.js';
+import type { StallSettings } from './derive-workers.js';
+
+export interface BullMqJobQueueOptions extends RedisConnectionOptions {
+  /**
+   * Derive jobs this process runs itself, per derive queue. 0 leaves all derivation to
+   * `startWorker` processes (pure scale-out). @defaultValue 2
+   */
+  deriveConcurrency?: number;
+  /** Results applied at once (the store serializes writes anyway). @defaultValue 1 */
+  applyConcurrency?: number;
+  /** Tries per job (derive, and apply), counting the first. @defaultValue 4 */
+  attempts?: number;
+  /** Backoff before retry n is `backoffMs * 2^(n-1)`. @defaultValue 1000 */
+  backoffMs?: number;
+  /** How often `drain()` re-reads the states of its jobs in Redis. @defaultValue 250 */
+  pollMs?: number;
+  /** A job held by a process that stopped answering is taken back after about this long. @defaultValue 30000 */
+  lockDurationMs?: number;
+  /** @defaultValue 30000 */
+  stalledIntervalMs?: number;
+  /** Times a job may be taken back from a stopped worker before it fails. @defaultValue 2 */
+  maxStalledCount?: number;
+  /** Background errors (Redis reconnecting, a failed metrics write). @defaultValue a throttled warning on stderr */
+  onError?: (error: StrataError) => void;
+}
+
+export interface BullMqJobQueueSettings {
+  redis: RedisSettings;
+  deriveConcurrency: number;
+  applyConcurrency: number;
+  attempts: number;
+  backoffMs: number;
+  pollMs: number;
+  stall: StallSettings;
+  onError?: ((error: StrataError) => void) | undefined;
+}
+
+export const stallShape = {
+  lockDurationMs: z.int().positive().default(30_000),
+  stalledIntervalMs: z.int().positive().default(30_000),
+  maxStalledCount: z.int().min(0).default(2),
+};
+
+const schema = z
+  .object({
+    ...connectionShape,
+    ...stallShape,
+    deriveConcurrency: z.int().min(0).default(2),
+    applyConcurrency: z.int().positive().default(1),
+    attempts: z.int().positive().default(4),
+    backoffMs: z.int().min(0).default(1000),
+    pollMs: z.int().positive().default(250),
+    onError: z.custom<(error: StrataError) => void>((v) => typeof v === 'function', { error: 'onError must be a function' }).optional(),
+  })
+  .strict()
+  .refine(bothGiven, BOTH_GIVEN_ERROR);
+
+/** @throws StrataError CONFIG_INVALID with zod's report. */
+export function parseQueueOptions(options: BullMqJobQueueOptions): BullMqJobQueueSettings {
+  const o = parseOptions(schema, options, 'BullMQ job queue', "Pass { url: 'redis://127.0.0.1:6379', prefix?: 'strata' } (see BullMqJobQueueOptions).");
+  return {
+    redis: redisSettings(o),
+    deriveConcurrency: o.deriveConcurrency,
+    applyConcurrency: o.applyConcurrency,
+    attempts: o.attempts,
+    backoffMs: o.backoffMs,
+    pollMs: o.pollMs,
+    stall: { lockDurationMs: o.lockDurationMs, stalledIntervalMs: o.stalledIntervalMs, maxStalledCount: o.maxStalledCount },
+    onError: o.onError,
+  };
+}

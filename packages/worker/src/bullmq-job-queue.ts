@@ -1,0 +1,200 @@
+import type { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { StrataError } from '@strata/core';
+import type { DeriveJob, JobQueue, JobRef, JobRuntime, PendingJob } from '@strata/core';
+import { startApplyWorker } from './apply-worker.js';
+import { parseQueueOptions } from './bullmq-job-queue-options.js';
+import type { BullMqJobQueueOptions, BullMqJobQueueSettings } from './bullmq-job-queue-options.js';
+import { startDeriveWorkers } from './derive-workers.js';
+import { KeyTracker } from './key-tracker.js';
+import type { CheckOutcome } from './key-tracker.js';
+import { MetricsRecorder } from './metrics.js';
+import { PendingIndex } from './pending-index.js';
+import { readPending } from './pending-jobs.js';
+import { collectStats } from './queue-stats.js';
+import type { QueueStats } from './queue-stats.js';
+import { jobIdOf, strataKeys, DERIVE_QUEUES } from './redis-keys.js';
+import { jobOptions, openQueues, presenceOf } from './queues.js';
+import type { StrataQueues } from './queues.js';
+import { closeRedis, openRedis, probeRedis } from './redis-client.js';
+import { errorReporter } from './report-errors.js';
+import { toStrataError } from './to-strata-error.js';
+
+/**
+ * {@link JobQueue} on BullMQ and Redis. Derive jobs go to the queues `ingest`, `summarize`
+ * and `consolidate` (job id: the strata key, encoded), served by this process
+ * (`deriveConcurrency`) and/or by `startWorker` processes anywhere; results come back through
+ * the `apply` queue, which only this process serves, because it owns the store. Keys are
+ * deterministic and apply is idempotent, so a job enqueued twice, retried or replayed after
+ * a crash is stored once. One store per prefix.
+ */
+export class BullMqJobQueue implements JobQueue {
+  private runtime: JobRuntime | null = null;
+  private workers: Worker[] = [];
+  private readonly tracker: KeyTracker;
+  private readonly index: PendingIndex;
+  private readonly metrics: MetricsRecorder;
+  /** Enqueues run one at a time: check, index, add is not atomic across calls. */
+  private serial: Promise<unknown> = Promise.resolve();
+  private closing: Promise<void> | null = null;
+
+  /** @internal use createBullMqJobQueue() */
+  constructor(
+    private readonly settings: BullMqJobQueueSettings,
+    private readonly client: Redis,
+    private readonly queues: StrataQueues,
+    private readonly reportError: (error: unknown) => void,
+  ) {
+    const keys = strataKeys(settings.redis.prefix);
+    this.index = new PendingIndex(client, keys);
+    this.metrics = new MetricsRecorder(client, keys, reportError);
+    this.tracker = new KeyTracker({
+      pollMs: settings.pollMs,
+      check: (jobs) => this.check(jobs),
+      requeue: (jobs) => this.enqueue(jobs),
+      onError: reportError,
+    });
+  }
+
+  /** Starts the apply worker and, unless `deriveConcurrency` is 0, local derive workers. */
+  async start(runtime: JobRuntime): Promise<void> {
+    this.assertOpen();
+    if (this.runtime !== null) {
+      if (this.runtime === runtime) return;
+      throw new StrataError('CONFLICT', 'This BullMQ job queue is already started with another runtime.', {
+        hint: 'Give each memory its own queue (and its own prefix); createMemory calls start() once.',
+      });
+    }
+    this.runtime = runtime;
+    const { settings, index, tracker, metrics, reportError } = this;
+    const common = { settings: settings.redis, stall: settings.stall, metrics, onError: reportError };
+    this.workers.push(startApplyWorker({ ...common, concurrency: settings.applyConcurrency, runtime, index, tracker }));
+    if (settings.deriveConcurrency > 0) {
+      const derive = startDeriveWorkers({
+        ...common,
+        queues: this.queues,
+        serve: DERIVE_QUEUES,
+        concurrency: settings.deriveConcurrency,
+        derive: (job, attempt) => runtime.derive(job, attempt),
+        onEvent: (event) => (event.type === 'failed' ? tracker.checkSoon() : undefined),
+      });
+      this.workers.push(...derive);
+    }
+  }
+
+  /**
+   * Adds jobs to their derive queue. A key queued, running or awaiting apply is skipped
+   * (dedupe); a key that failed for good starts over. Resolves before any work is done.
+   * @throws StrataError BACKEND_UNAVAILABLE when Redis stays unreachable (the jobs are
+   * kept and enqueued again once it answers).
+   */
+  async enqueue(jobs: DeriveJob[]): Promise<void> {
+    this.assertOpen();
+    if (this.runtime === null) {
+      throw new StrataError('CONFIG_INVALID', 'enqueue() was called before start().', { hint: 'Call queue.start(runtime) first; createMemory does this.' });
+    }
+    const seen = new Set<string>();
+    const firsts = jobs.filter((job) => !seen.has(job.key) && seen.add(job.key) !== undefined);
+    const run = this.serial.then(() => this.add(firsts));
+    this.serial = run.catch(() => undefined);
+    await run;
+  }
+
+  private async add(jobs: DeriveJob[]): Promise<void> {
+    // Tracked first: a job that completes before add() returns must still be seen settling.
+    for (const job of jobs) this.tracker.track(job);
+    try {
+      await Promise.all(jobs.map((job) => this.addOne(job)));
+    } catch (error) {
+      throw toStrataError(error, this.settings.redis.where);
+    }
+  }
+
+  private async addOne(job: DeriveJob): Promise<void> {
+    const presence = await presenceOf(this.client, this.queues, job);
+    if (presence.derive === 'live' || presence.apply === 'live') return;
+    const id = jobIdOf(job.key);
+    const derive = this.queues.derive[job.type];
+    if (presence.derive === 'failed') await derive.remove(id);
+    if (presence.apply === 'failed') await this.queues.apply.remove(id);
+    const token = await this.index.add(refOf(job));
+    await derive.add(job.type, { job, token }, jobOptions(job.key, this.settings.attempts, this.settings.backoffMs));
+  }
+
+  async pending(sessionId?: string): Promise<PendingJob[]> {
+    try {
+      return await readPending(this.client, this.queues, this.index, sessionId);
+    } catch (error) {
+      throw toStrataError(error, this.settings.redis.where);
+    }
+  }
+
+  /** Resolves when every job this queue enqueued is applied or failed for good; at once after close(). */
+  drain(): Promise<void> {
+    return this.tracker.drain();
+  }
+
+  /** Depth per queue, latency, counters: the whole prefix, every process. */
+  async stats(): Promise<QueueStats> {
+    try {
+      return await collectStats(this.client, this.queues, strataKeys(this.settings.redis.prefix), this.settings.redis.prefix);
+    } catch (error) {
+      throw toStrataError(error, this.settings.redis.where);
+    }
+  }
+
+  /** Stops taking jobs, waits for running ones, closes the connections. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
+    this.tracker.close();
+    await this.serial;
+    await Promise.allSettled(this.workers.map((worker) => worker.close()));
+    await this.queues.close().catch(this.reportError);
+    await closeRedis(this.client);
+  }
+
+  private async check(jobs: DeriveJob[]): Promise<CheckOutcome> {
+    const presences = await Promise.all(jobs.map((job) => presenceOf(this.client, this.queues, job)));
+    const outcome: CheckOutcome = { settled: [], lost: [] };
+    jobs.forEach((job, i) => {
+      const p = presences[i];
+      if (p === undefined || p.derive === 'live' || p.apply === 'live') return;
+      if (p.derive === 'failed' || p.apply === 'failed') outcome.settled.push(job.key);
+      else outcome.lost.push(job);
+    });
+    return outcome;
+  }
+
+  private assertOpen(): void {
+    if (this.closing !== null) {
+      throw new StrataError('CLOSED', `This BullMQ job queue (prefix "${this.settings.redis.prefix}") is closed.`, {
+        hint: 'Create a new one with createBullMqJobQueue(); close() is final.',
+      });
+    }
+  }
+}
+
+function refOf(job: DeriveJob): JobRef {
+  return { key: job.key, type: job.type, sessionId: job.sessionId, namespace: job.namespace, fromSeq: job.fromSeq, toSeq: job.toSeq };
+}
+
+/**
+ * Creates a {@link BullMqJobQueue} after checking that Redis answers.
+ * @throws StrataError CONFIG_INVALID for bad options; BACKEND_UNAVAILABLE naming the server
+ * when Redis does not answer within `connectTimeoutMs`.
+ * @example
+ * const queue = await createBullMqJobQueue({ url: 'redis://127.0.0.1:6379', prefix: 'myapp', deriveConcurrency: 0 });
+ * const memory = await createMemory({ store, knowledge, queue }); // derivation runs in `strata worker` processes
+ * await memory.flush(); // waits for the workers' results to be applied here
+ */
+export async function createBullMqJobQueue(options: BullMqJobQueueOptions = {}): Promise<BullMqJobQueue> {
+  const settings = parseQueueOptions(options);
+  await probeRedis(settings.redis);
+  const reportError = errorReporter(settings.redis.where, settings.onError, 'strata BullMqJobQueue');
+  const client = openRedis(settings.redis, false, reportError);
+  return new BullMqJobQueue(settings, client, openQueues(client, settings.redis.prefix, reportError), reportError);
+}

@@ -1,0 +1,98 @@
+import type { DeriveJob } from '@strata/core';
+
+/** What a check found for the tracked jobs: done for good (applied or failed) or gone from Redis. */
+export interface CheckOutcome {
+  settled: string[];
+  lost: DeriveJob[];
+}
+
+export interface KeyTrackerOptions {
+  pollMs: number;
+  check: (jobs: DeriveJob[]) => Promise<CheckOutcome>;
+  /** Enqueues lost jobs again (Redis lost its data, e.g. a restart without persistence). */
+  requeue: (jobs: DeriveJob[]) => Promise<void>;
+  onError: (error: unknown) => void;
+}
+
+/**
+ * The jobs this queue enqueued and has not seen settle, for `drain()`. Settling is learnt
+ * from the local apply worker at once, and from periodic checks of Redis (a derive that
+ * failed for good in another process, a job Redis lost). Keeps the whole job so that a
+ * lost one can be enqueued again.
+ */
+export class KeyTracker {
+  private readonly unsettled = new Map<string, DeriveJob>();
+  private waiters: (() => void)[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private checking: Promise<void> | null = null;
+  private isClosed = false;
+
+  constructor(private readonly options: KeyTrackerOptions) {}
+
+  track(job: DeriveJob): void {
+    this.unsettled.set(job.key, job);
+    this.schedule();
+  }
+
+  settle(key: string): void {
+    this.unsettled.delete(key);
+    this.notifyIfIdle();
+  }
+
+  drain(): Promise<void> {
+    if (this.unsettled.size === 0 || this.isClosed) return Promise.resolve();
+    this.timer?.ref(); // someone awaits the outcome: polling must keep the process alive
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Checks now (e.g. after a local worker saw a job fail for good). */
+  checkSoon(): void {
+    if (this.isClosed || this.unsettled.size === 0) return;
+    this.checking ??= this.runCheck().finally(() => {
+      this.checking = null;
+    });
+  }
+
+  /** Stops polling; pending drains resolve. */
+  close(): void {
+    this.isClosed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.release();
+  }
+
+  private schedule(): void {
+    if (this.timer !== null || this.isClosed || this.unsettled.size === 0) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.checkSoon();
+      if (this.checking) void this.checking.then(() => this.schedule());
+      else this.schedule();
+    }, this.options.pollMs);
+    if (this.waiters.length === 0) this.timer.unref();
+  }
+
+  private async runCheck(): Promise<void> {
+    try {
+      const { settled, lost } = await this.options.check([...this.unsettled.values()]);
+      for (const key of settled) this.unsettled.delete(key);
+      if (lost.length) await this.options.requeue(lost);
+    } catch (error) {
+      this.options.onError(error);
+    }
+    this.notifyIfIdle();
+  }
+
+  private notifyIfIdle(): void {
+    if (this.unsettled.size > 0) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.release();
+  }
+
+  private release(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}

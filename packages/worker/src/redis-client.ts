@@ -1,0 +1,66 @@
+import { Redis } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
+import type { RedisOptions as BullMqRedisOptions } from 'bullmq';
+import type { RedisSettings } from './connection-options.js';
+import { toStrataError } from './to-strata-error.js';
+
+/**
+ * Fails fast when Redis does not answer: one connection attempt, no offline queue, bounded
+ * by `connectTimeoutMs`, so a factory never hangs on a server that is down.
+ * @throws StrataError BACKEND_UNAVAILABLE naming the server, CONFIG_INVALID for bad credentials.
+ */
+export async function probeRedis(settings: RedisSettings): Promise<void> {
+  const client = new Redis({
+    ...settings.redis,
+    lazyConnect: true,
+    connectTimeout: settings.connectTimeoutMs,
+    retryStrategy: () => null,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+  });
+  client.on('error', () => undefined); // reported by the rejected connect() below
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`connect ETIMEDOUT: no answer within ${settings.connectTimeoutMs} ms`)), settings.connectTimeoutMs);
+  });
+  try {
+    await Promise.race([client.connect().then(() => client.ping()), timeout]);
+  } catch (error) {
+    throw toStrataError(error, settings.where);
+  } finally {
+    clearTimeout(timer);
+    client.disconnect();
+  }
+}
+
+/**
+ * A client that reconnects forever. `isWorker`: commands wait for Redis however long it is
+ * down (BullMQ requires this of workers); otherwise a command fails after about 20
+ * reconnection attempts (~30 s), so an app's calls do not hang forever.
+ */
+export function openRedis(settings: RedisSettings, isWorker: boolean, onError: (error: unknown) => void): Redis {
+  const options: RedisOptions = { ...redisOptionsFor(settings, isWorker), lazyConnect: false };
+  const client = new Redis(options);
+  client.on('error', onError);
+  return client;
+}
+
+/** Options for BullMQ's own connections (workers create theirs from these). */
+export function redisOptionsFor(settings: RedisSettings, isWorker: boolean): BullMqRedisOptions & RedisOptions {
+  return {
+    ...settings.redis,
+    connectTimeout: settings.connectTimeoutMs,
+    retryStrategy: (times: number) => Math.min(100 * times, 2000),
+    maxRetriesPerRequest: isWorker ? null : 20,
+  };
+}
+
+/** QUIT, or a hard disconnect when Redis does not answer within `ms`. */
+export async function closeRedis(client: Redis, ms = 2000): Promise<void> {
+  if (client.status === 'end') return;
+  let timer: NodeJS.Timeout | undefined;
+  const giveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  await Promise.race([client.quit().then(() => undefined, () => undefined), giveUp]);
+  clearTimeout(timer);
+  client.disconnect();
+}

@@ -1,0 +1,109 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { Redis } from 'ioredis';
+import { requireService } from '@strata/testkit';
+
+/** The Redis the integration tests use; `bash scripts/services.sh up` starts it there. */
+export const REDIS_URL = process.env.STRATA_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** Null when Redis answers PING; otherwise why the suite is skipped (or a throw under STRATA_REQUIRE_SERVICES=1). */
+export function redisUnavailable(url = REDIS_URL): Promise<string | null> {
+  return requireService('Redis', () => ping(url));
+}
+
+async function ping(url: string): Promise<void> {
+  const client = new Redis(url, { lazyConnect: true, connectTimeout: 3000, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.ping();
+  } catch (error) {
+    throw new Error(`no PING answer at ${url} (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+  } finally {
+    client.disconnect();
+  }
+}
+
+/** A key prefix no other test run uses. */
+export const uniquePrefix = (): string => `strata-test-${randomUUID().slice(0, 12)}`;
+
+/** Deletes every key under `prefix:`; returns how many. */
+export async function deleteKeys(prefix: string, url = REDIS_URL): Promise<number> {
+  const client = new Redis(url, { maxRetriesPerRequest: 2 });
+  client.on('error', () => undefined);
+  let deleted = 0;
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) deleted += await client.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    client.disconnect();
+  }
+  return deleted;
+}
+
+/** Counts keys under `prefix:`. */
+export async function countKeys(prefix: string, url = REDIS_URL): Promise<number> {
+  const client = new Redis(url, { maxRetriesPerRequest: 2 });
+  try {
+    return (await client.keys(`${prefix}:*`)).length;
+  } finally {
+    client.disconnect();
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export const REDIS_SERVER_BINARY = '/usr/bin/redis-server';
+
+/** A throwaway redis-server of the test's own (no persistence), which the test may stop and start. */
+export interface OwnRedis {
+  url: string;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
+export async function startOwnRedis(): Promise<OwnRedis> {
+  const port = await freePort();
+  const url = `redis://127.0.0.1:${port}`;
+  let child: ChildProcess | null = null;
+  const start = async (): Promise<void> => {
+    child = spawn(REDIS_SERVER_BINARY, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      try {
+        await ping(url);
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  };
+  const stop = async (): Promise<void> => {
+    const running = child;
+    child = null;
+    if (running === null || running.exitCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGKILL');
+    await exited;
+  };
+  await start();
+  return { url, stop, start };
+}
+
+export const hasRedisServerBinary = (): boolean => existsSync(REDIS_SERVER_BINARY);
