@@ -7,5 +7,7 @@ export default defineProject({
     name: 'demo-cli',
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     testTimeout: 30_000,
+    // The CLI tests spawn the built `strata`: build it (and what it imports) once, first.
+    globalSetup: ['test/support/build-cli.ts'],
   },
 });

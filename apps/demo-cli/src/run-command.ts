@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import type { Memory } from '@strata/core';
+import { StrataError, type Memory, type Session } from '@strata/core';
 import { loadConfig, type GlobalFlags, type LoadedConfig } from './config.js';
 import { wireMemory, type Wiring } from './wiring.js';
 
@@ -30,4 +30,11 @@ export function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('It must be a positive whole number.');
   return n;
+}
+
+/** The session, or NOT_FOUND with a hint a CLI user can follow. */
+export async function requireSession(memory: Memory, id: string): Promise<Session> {
+  const session = id.trim() ? await memory.sessions.get(id) : null;
+  if (!session) throw new StrataError('NOT_FOUND', `no session with id ${JSON.stringify(id)}`, { hint: 'List the sessions with `strata sessions` (add --namespace NS to narrow).' });
+  return session;
 }

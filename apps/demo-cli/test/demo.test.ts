@@ -1,27 +1,16 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createSandbox, readDb, runCli } from './support/cli.js';
 
-const run = promisify(execFile);
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-const tsx = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
+const sandbox = createSandbox('demo');
+afterAll(() => sandbox.dispose());
 
-const dataDir = mkdtempSync(join(tmpdir(), 'strata-demo-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-
-describe('strata demo (spawned as a user runs it)', () => {
+describe('strata demo (the built CLI, spawned as a user runs it)', () => {
   it('shows tiers filling, promotion, a superseded fact and a query-aware context with its manifest', async () => {
-    const { stdout, stderr } = await run(tsx, ['--conditions=@strata/source', 'apps/demo-cli/src/bin.ts', 'demo'], {
-      cwd: root,
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', STRATA_DATA_DIR: dataDir },
-      timeout: 60_000,
-    });
+    const { code, stdout, stderr } = await runCli(['demo'], { env: sandbox.env });
     expect(stderr).toBe('');
+    expect(code).toBe(0);
     // tiers fill and the immediate tier stays bounded once promotion starts
     expect(stdout).toMatch(/after {2}4 turns: immediate 4 verbatim \| working 0 summaries/);
     expect(stdout).toMatch(/after 16 turns: immediate \d verbatim \| working \d summaries \+ synopsis \| long-term \d+ facts \| watermark seq 1[0-9]/);
@@ -34,38 +23,36 @@ describe('strata demo (spawned as a user runs it)', () => {
     expect(stdout).toMatch(/Known facts:[\s\S]*User lives in Porto/);
     expect(stdout).toMatch(/coastal trail in Sintra/);
     expect(stdout).toMatch(/Manifest[\s\S]*in\s+immediate\s+turn/);
-    const file = join(dataDir, 'demo.sqlite');
+    const file = join(sandbox.dataDir, 'demo.sqlite');
     expect(stdout).toContain(`Where the data lives: ${file}`);
+    expect(stdout).not.toMatch(/\u001b\[/); // no colour when piped (NO_COLOR is not set here)
 
     // the database holds what the demo printed
     expect(existsSync(file)).toBe(true);
-    const db = new Database(file, { readonly: true });
-    try {
+    readDb(sandbox.dataDir, (db) => {
       expect(db.prepare('SELECT COUNT(*) FROM messages').pluck().get()).toBe(21);
       const livesIn = db.prepare("SELECT object, valid_to IS NULL AS current FROM facts WHERE predicate = 'lives_in' ORDER BY valid_from").all();
       expect(livesIn).toEqual([{ object: 'Lisbon', current: 0 }, { object: 'Porto', current: 1 }]);
       expect(db.prepare("SELECT COUNT(*) FROM summaries WHERE level = 'synopsis'").pluck().get()).toBe(1);
-    } finally {
-      db.close();
-    }
-  }, 90_000);
+    }, 'demo.sqlite');
+  });
 
-  it('starts afresh on every run (the demo file is recreated)', async () => {
-    await run(tsx, ['--conditions=@strata/source', 'apps/demo-cli/src/bin.ts', 'demo'], { cwd: root, env: { ...process.env, STRATA_DATA_DIR: dataDir } });
-    const db = new Database(join(dataDir, 'demo.sqlite'), { readonly: true });
-    try {
-      expect(db.prepare('SELECT COUNT(*) FROM sessions').pluck().get()).toBe(2);
-    } finally {
-      db.close();
-    }
-  }, 90_000);
+  it('starts afresh on every run (the demo file is recreated) and leaves the user memory alone', async () => {
+    expect((await runCli(['demo'], { env: sandbox.env })).code).toBe(0);
+    readDb(sandbox.dataDir, (db) => expect(db.prepare('SELECT COUNT(*) FROM sessions').pluck().get()).toBe(2), 'demo.sqlite');
+    expect(existsSync(join(sandbox.dataDir, 'memory.sqlite'))).toBe(false);
+  });
+
+  it('stays offline even when an LLM and Redis are configured', async () => {
+    const env = { ...sandbox.env, STRATA_LLM_BASE_URL: 'http://127.0.0.1:1/v1', STRATA_LLM_MODEL: 'none', STRATA_REDIS_URL: 'redis://127.0.0.1:1' };
+    const { code, stdout } = await runCli(['demo'], { env });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/current\s+user · lives_in\s+Porto/);
+  });
 
   it('exits 1 with usage on an unknown command', async () => {
-    const error = await run(tsx, ['--conditions=@strata/source', 'apps/demo-cli/src/bin.ts', 'nope'], { cwd: root }).then(
-      () => null,
-      (e: { code: number; stderr: string }) => e,
-    );
-    expect(error?.code).toBe(1);
-    expect(error?.stderr).toMatch(/unknown command 'nope'/);
-  }, 60_000);
+    const { code, stderr } = await runCli(['nope'], { env: sandbox.env });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/unknown command 'nope'/);
+  });
 });

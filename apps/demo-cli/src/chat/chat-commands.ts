@@ -58,7 +58,7 @@ async function listSessions(state: ChatState): Promise<void> {
 async function loadSession(state: ChatState, id: string): Promise<void> {
   if (!id) throw new StrataError('INVALID_INPUT', '/load needs a session id', { hint: 'Type /sessions to list them, then /load ID.' });
   const session = await state.memory.sessions.get(id);
-  if (!session) throw new StrataError('NOT_FOUND', `no session with id ${JSON.stringify(id)}`, { hint: 'Type /sessions to list them.' });
+  if (!session) throw new StrataError('NOT_FOUND', `no session with id ${JSON.stringify(id)}`, { hint: 'Type /sessions to list the sessions of this namespace.' });
   switchTo(state, session, 'continuing');
   const recent = await state.memory.messages(session.id, { last: 4 });
   for (const m of recent) state.print(renderMessage(m));

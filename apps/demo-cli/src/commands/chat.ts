@@ -6,7 +6,7 @@ import { renderMessage } from './sessions.js';
 import type { CliConfig } from '../config.js';
 import { pc } from '../format/colors.js';
 import { print } from '../format/output.js';
-import { positiveInt, withMemory } from '../run-command.js';
+import { positiveInt, requireSession, withMemory } from '../run-command.js';
 import { wireAssistant } from '../wiring.js';
 
 interface ChatOptions {
@@ -39,9 +39,7 @@ export function registerChatCommand(program: Command): void {
 
 async function resolveSession(memory: Memory, config: CliConfig, options: ChatOptions): Promise<{ session: Session; isResumed: boolean }> {
   if (options.session) {
-    const session = await memory.sessions.get(options.session);
-    if (!session) throw new StrataError('NOT_FOUND', `no session with id ${JSON.stringify(options.session)}`, { hint: 'List sessions with strata sessions, or drop --session to start a new one.' });
-    return { session, isResumed: true };
+    return { session: await requireSession(memory, options.session), isResumed: true };
   }
   if (options.continue) {
     const [latest] = await memory.sessions.list({ namespace: config.namespace, limit: 1 });

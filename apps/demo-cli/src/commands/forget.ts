@@ -3,7 +3,7 @@ import { StrataError, type ForgetReport, type ForgetTarget } from '@strata/core'
 import { print, printJson } from '../format/output.js';
 import { startSpinner } from '../format/progress.js';
 import { renderTable } from '../format/table.js';
-import { positiveInt, withMemory } from '../run-command.js';
+import { positiveInt, requireSession, withMemory } from '../run-command.js';
 
 interface ForgetOptions {
   session?: string;
@@ -26,9 +26,7 @@ export function registerForgetCommands(program: Command): void {
     .action(async (options: ForgetOptions & { allOfNamespace?: string }, command: Command) => {
       const target = toTarget({ ...options, ...(options.allOfNamespace ? { namespace: options.allOfNamespace } : {}) });
       await withMemory(command, async (memory) => {
-        if ('sessionId' in target && !(await memory.sessions.get(target.sessionId))) {
-          throw new StrataError('NOT_FOUND', `no session with id ${JSON.stringify(target.sessionId)}`, { hint: 'List sessions with strata sessions.' });
-        }
+        if ('sessionId' in target) await requireSession(memory, target.sessionId);
         const report = await memory.forget(target);
         await memory.flush();
         if (options.json) return printJson(report);
@@ -51,7 +49,7 @@ export function registerForgetCommands(program: Command): void {
           : (await memory.sessions.prune({ olderThanDays: options.days, ...scope })).sessions;
         if (options.json) return printJson({ dryRun: options.dryRun === true, sessions });
         const verb = options.dryRun ? 'would forget' : 'forgot';
-        print(`${verb} ${sessions.length} session(s) not updated for ${options.days} days${sessions.length ? `: ${sessions.join(', ')}` : ''}`);
+        print(`${verb} ${sessions.length} session(s) not updated for ${options.days} day(s)${sessions.length ? `: ${sessions.join(', ')}` : ''}`);
       }),
     );
 

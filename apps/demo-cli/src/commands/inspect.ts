@@ -4,7 +4,7 @@ import { pc } from '../format/colors.js';
 import { print, printJson } from '../format/output.js';
 import { renderContextMessages, renderManifest } from '../format/context.js';
 import { renderTable } from '../format/table.js';
-import { positiveInt, withMemory } from '../run-command.js';
+import { positiveInt, requireSession, withMemory } from '../run-command.js';
 
 export interface TierReport {
   /** Turns kept verbatim in the context window. */
@@ -63,8 +63,8 @@ export function registerInspectCommand(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (id: string, options: { query?: string; budget: number; showContext?: boolean; json?: boolean }, command: Command) =>
       withMemory(command, async (memory) => {
+        const session = await requireSession(memory, id);
         const context = await memory.getContext(id, { budgetTokens: options.budget, ...(options.query === undefined ? {} : { query: options.query }) });
-        const session = (await memory.sessions.get(id))!;
         const tiers = await reportTiers(memory, session, context);
         if (options.json) {
           return printJson({ session, tiers, context: { query: context.query, budgetTokens: context.budgetTokens, tokens: context.tokens, messages: context.messages.map((m) => ({ type: m.getType(), content: m.content })), manifest: context.manifest } });

@@ -3,7 +3,7 @@ import type { Memory, Session, StoredMessage } from '@strata/core';
 import { pc } from '../format/colors.js';
 import { formatTime, print, printJson } from '../format/output.js';
 import { clip, renderTable } from '../format/table.js';
-import { positiveInt, withMemory } from '../run-command.js';
+import { positiveInt, requireSession, withMemory } from '../run-command.js';
 
 /** `strata sessions` and `strata show ID`. */
 export function registerSessionCommands(program: Command): void {
@@ -39,9 +39,8 @@ export function registerSessionCommands(program: Command): void {
 }
 
 async function readSession(memory: Memory, id: string, last?: number): Promise<{ session: Session; messages: StoredMessage[] }> {
-  const messages = await memory.messages(id, last ? { last } : {}); // NOT_FOUND with a hint for an unknown id
-  const session = await memory.sessions.get(id);
-  return { session: session!, messages };
+  const session = await requireSession(memory, id);
+  return { session, messages: await memory.messages(id, last ? { last } : {}) };
 }
 
 /** `#3 2026-10-05 18:02 user: text`, continuation lines indented. */

@@ -1,0 +1,115 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSandbox, json, readDb, runCli } from './support/cli.js';
+
+const sandbox = createSandbox('chat');
+afterAll(() => sandbox.dispose());
+const env = { ...sandbox.env, STRATA_NAMESPACE: 'tom' };
+
+interface SessionRow { id: string; namespace: string; messages: number }
+
+describe('strata chat, driven through stdin (offline assistant)', () => {
+  let firstId = '';
+
+  it('stores every user turn, answers from memory and says it is offline', async () => {
+    const input = ['Hi, my name is Tom.', 'I live in Oslo and I work as a nurse at Ullevaal.', 'I love skiing in the winter.', 'Where do I live?', ''].join('\n');
+    const { code, stdout, stderr } = await runCli(['chat'], { env, input });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/strata chat · new session ses_\S+ .* namespace tom/);
+    expect(stdout).toContain('assistant: offline (no LLM configured)');
+    // the answer to "Where do I live?" comes from the extracted fact
+    expect(stdout).toMatch(/strata> I'm offline \(no LLM configured\)\. Here is what I remember that relates to this:\n {2}- User lives in Oslo\./);
+    const [, id] = /saved session (ses_\S+) \(4 messages\)/.exec(stdout) ?? [];
+    expect(id).toBeDefined();
+    firstId = id!;
+    readDb(sandbox.dataDir, (db) => {
+      expect(db.prepare('SELECT role, content FROM messages WHERE session_id = ? ORDER BY seq').all(firstId)).toEqual([
+        { role: 'user', content: 'Hi, my name is Tom.' },
+        { role: 'user', content: 'I live in Oslo and I work as a nurse at Ullevaal.' },
+        { role: 'user', content: 'I love skiing in the winter.' },
+        { role: 'user', content: 'Where do I live?' },
+      ]);
+      expect(db.prepare("SELECT object FROM facts WHERE namespace = 'tom' AND valid_to IS NULL ORDER BY object").pluck().all()).toEqual(expect.arrayContaining(['Oslo', 'Tom', 'nurse', 'Ullevaal']));
+    });
+  });
+
+  it('is continued in a second process, which still remembers (and supersedes a fact)', async () => {
+    const input = ['I moved to Bergen last week.', 'Where do I live now?', '/history 2', ''].join('\n');
+    const { code, stdout } = await runCli(['chat', '--continue'], { env, input });
+    expect(code).toBe(0);
+    expect(stdout).toContain(`continuing ${firstId}`);
+    expect(stdout).toMatch(/#4 .* user: Where do I live\?/); // the banner shows where we left off
+    expect(stdout).toMatch(/- User lives in Bergen\./);
+    expect(stdout).not.toMatch(/- User lives in Oslo\./); // superseded facts are not offered
+    expect(stdout).toMatch(/#5 .* user: I moved to Bergen last week\.\n#6 .* user: Where do I live now\?/);
+    readDb(sandbox.dataDir, (db) => {
+      expect(db.prepare('SELECT COUNT(*) FROM messages WHERE session_id = ?').pluck().get(firstId)).toBe(6);
+      expect(db.prepare("SELECT object, valid_to IS NULL AS current FROM facts WHERE predicate = 'lives_in' ORDER BY valid_from, object").all()).toEqual([
+        { object: 'Oslo', current: 0 },
+        { object: 'Bergen', current: 1 },
+      ]);
+    });
+  });
+
+  it('runs every command, with ! as an alias, and keeps going after a bad one', async () => {
+    const exportFile = join(sandbox.dir, 'chat.md');
+    const input = ['/help', '!memory', '/search skiing', '/sessions', `/export md ${exportFile}`, '/bogus', '/load ses_missing', '/save', '/exit', 'never read'].join('\n');
+    const { code, stdout } = await runCli(['chat', '--session', firstId], { env, input });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/\/forget\s+delete this session/); // help lists the commands
+    expect(stdout).toMatch(/immediate\s+6 turns verbatim/);
+    expect(stdout).toMatch(/long-term\s+\d+ current facts, 1 superseded/);
+    expect(stdout).toMatch(/pending\s+nothing/);
+    expect(stdout).toMatch(/superseded\s+user · lives_in\s+Oslo/);
+    expect(stdout).toMatch(/turn\s+\d{4}-\d\d-\d\d\s+I love skiing in the winter\./);
+    expect(stdout).toMatch(new RegExp(`\\*\\s+${firstId}`)); // the current session is marked
+    expect(readFileSync(exportFile, 'utf8')).toContain('I moved to Bergen last week.');
+    expect(stdout).toMatch(/error: unknown command \/bogus\nhint: Type \/help/);
+    expect(stdout).toMatch(/error: no session with id "ses_missing"/);
+    expect(stdout).toMatch(new RegExp(`saved: session ${firstId} \\(6 messages\\)`));
+    readDb(sandbox.dataDir, (db) => expect(db.prepare("SELECT COUNT(*) FROM messages WHERE content = 'never read'").pluck().get()).toBe(0));
+  });
+
+  it('/clear starts a fresh session and keeps what is stored; /new and /load switch sessions', async () => {
+    const input = ['/clear', 'I have a cat called Miso.', '/new Trip planning', 'I am planning a trip to Rome.', `/load ${firstId}`, 'Where do I live?', ''].join('\n');
+    const { code, stdout } = await runCli(['chat'], { env, input });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/fresh start: Chat /);
+    expect(stdout).toMatch(/new session Trip planning/);
+    expect(stdout).toMatch(/- User lives in Bergen\./); // facts of the namespace inform every session
+    const sessions = json<SessionRow[]>(await runCli(['sessions', '--json'], { env }));
+    expect(sessions.map((s) => s.messages).sort()).toEqual([0, 1, 1, 7]); // the chat's own new session stayed empty
+    expect(sessions.find((s) => s.id === firstId)?.messages).toBe(7); // the loaded session got the last turn
+  });
+
+  it('/forget deletes this session and what was derived from it, then starts a new one', async () => {
+    const before = json<SessionRow[]>(await runCli(['sessions', '--json'], { env }));
+    const trip = before.find((s) => s.messages === 1 && s.id !== firstId)!;
+    const { code, stdout } = await runCli(['chat', '--session', trip.id], { env, input: '/forget\nStill here.\n' });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(new RegExp(`forgot session ${trip.id}: 1 messages`));
+    readDb(sandbox.dataDir, (db) => {
+      expect(db.prepare('SELECT COUNT(*) FROM sessions WHERE id = ?').pluck().get(trip.id)).toBe(0);
+      expect(db.prepare('SELECT COUNT(*) FROM messages WHERE session_id = ?').pluck().get(trip.id)).toBe(0);
+      expect(db.prepare("SELECT COUNT(*) FROM messages WHERE content = 'Still here.'").pluck().get()).toBe(1);
+    });
+  });
+
+  it('keeps namespaces apart', async () => {
+    const { stdout } = await runCli(['chat', '--namespace', 'ana'], { env, input: 'Where do I live?\n' });
+    expect(stdout).toContain("I don't remember anything related to that yet");
+    expect(stdout).toMatch(/namespace ana/);
+  });
+
+  it('exits 1 with a hint for an unknown --session, and for --session with --continue', async () => {
+    const unknown = await runCli(['chat', '--session', 'ses_nope'], { env });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/error: no session with id "ses_nope"\nhint: List the sessions with `strata sessions`/);
+    const both = await runCli(['chat', '--session', firstId, '--continue'], { env });
+    expect(both.code).toBe(1);
+    expect(both.stderr).toMatch(/hint: /);
+    expect(existsSync(join(sandbox.dataDir, 'memory.sqlite'))).toBe(true);
+  });
+});
