@@ -89,7 +89,7 @@ describe('strata chat, driven through stdin (offline assistant)', () => {
     const trip = before.find((s) => s.messages === 1 && s.id !== firstId)!;
     const { code, stdout } = await runCli(['chat', '--session', trip.id], { env, input: '/forget\nStill here.\n' });
     expect(code).toBe(0);
-    expect(stdout).toMatch(new RegExp(`forgot session ${trip.id}: 1 messages`));
+    expect(stdout).toMatch(new RegExp(`forgot session ${trip.id}: 1 message,`));
     readDb(sandbox.dataDir, (db) => {
       expect(db.prepare('SELECT COUNT(*) FROM sessions WHERE id = ?').pluck().get(trip.id)).toBe(0);
       expect(db.prepare('SELECT COUNT(*) FROM messages WHERE session_id = ?').pluck().get(trip.id)).toBe(0);

@@ -6,7 +6,7 @@ import { renderMessage } from '../commands/sessions.js';
 import { renderTiers, reportTiers } from '../commands/inspect.js';
 import { pc } from '../format/colors.js';
 import { renderFacts } from '../format/context.js';
-import { formatDay, formatTime } from '../format/output.js';
+import { count, formatDay, formatTime } from '../format/output.js';
 import { clip, renderTable } from '../format/table.js';
 import { newChatSession, type ChatState } from './chat-state.js';
 
@@ -72,7 +72,7 @@ function switchTo(state: ChatState, session: ChatState['session'], verb: string)
 async function save(state: ChatState): Promise<void> {
   await state.memory.flush();
   const messages = await state.memory.messages(state.session.id);
-  state.print(`saved: session ${state.session.id} (${messages.length} messages) in ${state.path}`);
+  state.print(`saved: session ${state.session.id} (${count(messages.length, 'message')}) in ${state.path}`);
 }
 
 async function showHistory(state: ChatState, arg: string): Promise<void> {
@@ -101,7 +101,7 @@ async function search(state: ChatState, query: string): Promise<void> {
 async function forgetSession(state: ChatState): Promise<void> {
   const gone = state.session;
   const report = await state.memory.forget({ sessionId: gone.id });
-  state.print(`forgot session ${gone.id}: ${report.messages} messages, ${report.summaries} summaries, ${report.facts} facts`);
+  state.print(`forgot session ${gone.id}: ${count(report.messages, 'message')}, ${count(report.summaries, 'summary', 'summaries')}, ${count(report.facts, 'fact')}`);
   switchTo(state, await newChatSession(state), 'new session');
 }
 

@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import { StrataError } from '@strata/core';
 import { pc } from '../format/colors.js';
+import { count } from '../format/output.js';
 import { isCommand, runCommand } from './chat-commands.js';
 import type { ChatState } from './chat-state.js';
 import { runTurn } from './chat-turn.js';
@@ -29,7 +30,7 @@ export async function runChatLoop(state: ChatState, input: NodeJS.ReadableStream
   }
   await state.memory.flush();
   const messages = await state.memory.messages(state.session.id);
-  state.print(`\nsaved session ${state.session.id} (${messages.length} messages) in ${state.path}`);
+  state.print(`\nsaved session ${state.session.id} (${count(messages.length, 'message')}) in ${state.path}`);
   state.print(pc.dim(`continue it with: strata chat --continue${state.config.namespace === 'default' ? '' : ` --namespace ${state.config.namespace}`}  (or --session ${state.session.id})`));
 }
 

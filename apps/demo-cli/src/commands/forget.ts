@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { StrataError, type ForgetReport, type ForgetTarget } from '@strata/core';
-import { print, printJson } from '../format/output.js';
+import { count, print, printJson } from '../format/output.js';
 import { startSpinner } from '../format/progress.js';
 import { renderTable } from '../format/table.js';
 import { positiveInt, requireSession, withMemory } from '../run-command.js';
@@ -49,7 +49,7 @@ export function registerForgetCommands(program: Command): void {
           : (await memory.sessions.prune({ olderThanDays: options.days, ...scope })).sessions;
         if (options.json) return printJson({ dryRun: options.dryRun === true, sessions });
         const verb = options.dryRun ? 'would forget' : 'forgot';
-        print(`${verb} ${sessions.length} session(s) not updated for ${options.days} day(s)${sessions.length ? `: ${sessions.join(', ')}` : ''}`);
+        print(`${verb} ${count(sessions.length, 'session')} not updated for ${count(options.days, 'day')}${sessions.length ? `: ${sessions.join(', ')}` : ''}`);
       }),
     );
 

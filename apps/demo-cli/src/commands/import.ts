@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { StrataError, type ExportBundle, type ImportReport, type Memory } from '@strata/core';
-import { print, printJson } from '../format/output.js';
+import { count, print, printJson } from '../format/output.js';
 import { startProgress, startSpinner } from '../format/progress.js';
 import { withMemory } from '../run-command.js';
 import { readTranscript } from '../transfer/read-transcript.js';
@@ -27,7 +27,7 @@ export function registerImportCommand(program: Command): void {
           ? await importBundle(memory, parsed)
           : await importTranscript(memory, readTranscript(text, file), { namespace: config.namespace, title: options.title ?? basename(file) });
         if (options.json) return printJson(report);
-        print(`imported ${report.sessions} session(s), ${report.messages} messages, ${report.summaries} summaries, ${report.facts} facts`);
+        print(`imported ${count(report.sessions, 'session')}, ${count(report.messages, 'message')}, ${count(report.summaries, 'summary', 'summaries')}, ${count(report.facts, 'fact')}`);
         if ('sessionId' in report) print(`session ${report.sessionId}`);
       }),
     );

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { ContextResult, Memory, Session } from '@strata/core';
 import { pc } from '../format/colors.js';
-import { print, printJson } from '../format/output.js';
+import { count, print, printJson } from '../format/output.js';
 import { renderContextMessages, renderManifest } from '../format/context.js';
 import { renderTable } from '../format/table.js';
 import { positiveInt, requireSession, withMemory } from '../run-command.js';
@@ -36,10 +36,10 @@ export async function reportTiers(memory: Memory, session: Session, context: Con
 export function renderTiers(t: TierReport): string {
   const jobs = t.pending.jobs;
   return renderTable(['tier', 'holds'], [
-    ['immediate', `${t.immediate} turns verbatim (watermark seq ${t.pending.watermarkSeq})`],
-    ['working', `${t.working.summaries} summaries${t.working.synopsis ? ' + rolling synopsis' : ''}`],
+    ['immediate', `${count(t.immediate, 'turn')} verbatim (watermark seq ${t.pending.watermarkSeq})`],
+    ['working', `${count(t.working.summaries, 'summary', 'summaries')}${t.working.synopsis ? ' + rolling synopsis' : ''}`],
     ['long-term', `${t.longTerm.current} current facts, ${t.longTerm.superseded} superseded (namespace)`],
-    ['session', `${t.session.messages} messages stored`],
+    ['session', `${count(t.session.messages, 'message')} stored`],
     ['pending', jobs.length ? jobs.map((j) => `${j.type} ${j.fromSeq}-${j.toSeq} (${j.state})`).join(', ') : 'nothing'],
   ]);
 }

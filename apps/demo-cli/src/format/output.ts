@@ -22,3 +22,8 @@ export function formatTime(ms: number): string {
 export function formatDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
+
+/** `1 message`, `3 messages`. */
+export function count(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n} ${n === 1 ? noun : plural}`;
+}
