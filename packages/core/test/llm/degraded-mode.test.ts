@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import type { Fact, Summary } from '../../src/domain/derived.js';
+import { LlmFactExtractor } from '../../src/models/llm-fact-extractor.js';
+import { LlmSummarizer } from '../../src/models/llm-summarizer.js';
+import { createTestMemory } from '../helpers.js';
+import { connectionRefused, ruleBasedAnswer, ToolCallingFake, type FakeAnswer } from './tool-calling-fake.js';
+
+async function llmMemory(answer: FakeAnswer = ruleBasedAnswer) {
+  const model = new ToolCallingFake(answer);
+  const test = await createTestMemory({ summarizer: new LlmSummarizer({ model }), extractor: new LlmFactExtractor({ model }) });
+  const session = await test.memory.sessions.create({ namespace: 'ana' });
+  const say = (content: string) => test.memory.append(session.id, [{ role: 'user', content }, { role: 'assistant', content: 'Noted.' }]);
+  const markers = async () => (await test.store.jobs({ sessionId: session.id })).filter((j) => j.key.endsWith('#degraded')).map((j) => j.key);
+  return { ...test, model, session, say, markers };
+}
+
+const shape = (s: Summary) => ({ id: s.id, level: s.level, fromSeq: s.fromSeq, toSeq: s.toSeq, sourceMessageIds: s.sourceMessageIds, createdAt: s.createdAt });
+const slot = (f: Fact) => `${f.predicate}=${f.object}${f.validTo === undefined ? '' : ' (history)'}${f.degraded ? ' [degraded]' : ''}`;
+
+describe('degraded mode', () => {
+  it('derives offline while the model is down (after retries), then re-derives and replaces when it is back', async () => {
+    const { memory, store, model, session, say, markers } = await llmMemory();
+    model.failure = connectionRefused();
+    await say('I live in Lisbon.');
+    await say('I work at Acme.');
+    await say('My sister is Ana.');
+    await say('I like long walks.');
+
+    const degradedSummaries = await store.summaries({ sessionId: session.id });
+    expect(degradedSummaries.length).toBeGreaterThan(0);
+    expect(degradedSummaries.every((s) => s.degraded)).toBe(true);
+    expect(degradedSummaries.some((s) => s.text.startsWith('LLM'))).toBe(false);
+    const offlineFacts = await memory.facts.list({ namespace: 'ana' });
+    expect(offlineFacts.map(slot).sort()).toEqual(['employer=Acme [degraded]', 'lives_in=Lisbon [degraded]', 'opinion_of:long walks=likes [degraded]', 'sister=Ana [degraded]']);
+    // The inline queue tries 3 times; the first two failures are thrown for a retry, the third falls back.
+    const before = memory.stats().derivation;
+    expect(model.failedCalls).toBe(3 * before.degradedResults);
+    expect(before).toMatchObject({ inputTokens: 0, outputTokens: 0, modelCalls: 0, rederivedResults: 0 });
+    const degradedMarkers = await markers();
+    expect(degradedMarkers.length).toBe(before.degradedResults);
+
+    model.failure = undefined;
+    await say('I am flying to Rome next Friday.');
+
+    const after = await store.summaries({ sessionId: session.id });
+    const replaced = after.filter((s) => degradedSummaries.some((d) => d.id === s.id));
+    expect(replaced.map(shape)).toEqual(degradedSummaries.map(shape));
+    expect(after.every((s) => !s.degraded && s.text.startsWith('LLM'))).toBe(true);
+    const facts = await memory.facts.list({ namespace: 'ana', includeSuperseded: true });
+    // The model's reading replaces the offline one: its slot names, and no opinion it did not find.
+    expect(facts.map(slot).sort()).toEqual(['employer=Acme', 'lives_in=Lisbon', 'sister_name=Ana', 'trip=Rome on 2026-11-27']);
+    expect(facts.find((f) => f.object === 'Lisbon')?.sourceMessageIds).toEqual(offlineFacts.find((f) => f.object === 'Lisbon')?.sourceMessageIds);
+    expect(await markers()).toEqual([]);
+
+    const stats = memory.stats().derivation;
+    expect(stats.rederivedResults).toBe(degradedMarkers.length);
+    expect({ inputTokens: stats.inputTokens, outputTokens: stats.outputTokens, modelCalls: stats.modelCalls }).toEqual({
+      inputTokens: model.usage().inputTokens, outputTokens: model.usage().outputTokens, modelCalls: model.usage().calls,
+    });
+    expect(await memory.rederiveDegraded()).toEqual({ jobs: 0, remaining: 0 });
+    await memory.close();
+  });
+
+  it('falls back at once when the model answers badly (retrying cannot help), and re-derives on request', async () => {
+    let broken = true;
+    const { memory, model, say, markers } = await llmMemory((call) => (broken ? { nonsense: true } : ruleBasedAnswer(call)));
+    await say('I live in Lisbon.');
+    expect(model.calls).toHaveLength(1);
+    expect((await memory.facts.list({ namespace: 'ana' })).map(slot)).toEqual(['lives_in=Lisbon [degraded]']);
+    expect(await markers()).toHaveLength(1);
+
+    broken = false;
+    expect(await memory.rederiveDegraded()).toEqual({ jobs: 1, remaining: 0 });
+    expect((await memory.facts.list({ namespace: 'ana' })).map(slot)).toEqual(['lives_in=Lisbon']);
+    await memory.close();
+  });
+
+  it('keeps a degraded re-derivation marked while the model is still down', async () => {
+    const { memory, model, say, markers } = await llmMemory();
+    model.failure = connectionRefused();
+    await say('I live in Lisbon.');
+    expect(await memory.rederiveDegraded()).toEqual({ jobs: 1, remaining: 1 });
+    expect(await markers()).toHaveLength(1);
+    expect((await memory.facts.list({ namespace: 'ana' })).map(slot)).toEqual(['lives_in=Lisbon [degraded]']);
+    await memory.close();
+  });
+
+  it('takes back a degraded fact the model does not confirm: the fact it superseded is current again, other slots untouched', async () => {
+    const { memory, model, say } = await llmMemory((call) => {
+      const answer = ruleBasedAnswer(call) as { facts?: { object: string }[] };
+      // This model reads "I moved to Porto" as a joke, not a fact.
+      return answer.facts ? { facts: answer.facts.filter((f) => f.object !== 'Porto') } : answer;
+    });
+    await say('I live in Lisbon.');
+    await say('I work at Acme.');
+    const acme = (await memory.facts.list({ namespace: 'ana' })).find((f) => f.object === 'Acme');
+    model.failure = connectionRefused();
+    await say('Haha, I moved to Porto.');
+    expect((await memory.facts.list({ namespace: 'ana', includeSuperseded: true })).map(slot).sort()).toEqual(['employer=Acme', 'lives_in=Lisbon (history)', 'lives_in=Porto [degraded]']);
+
+    model.failure = undefined;
+    await say('Anyway.');
+    const facts = await memory.facts.list({ namespace: 'ana', includeSuperseded: true });
+    expect(facts.map(slot).sort()).toEqual(['employer=Acme', 'lives_in=Lisbon']);
+    expect(facts.find((f) => f.object === 'Lisbon')?.supersededBy).toBeUndefined();
+    expect(facts.find((f) => f.object === 'Acme')).toEqual(acme);
+    await memory.close();
+  });
+
+  it('never marks results of offline primary models degraded', async () => {
+    const { memory } = await createTestMemory();
+    const session = await memory.sessions.create({ namespace: 'ana' });
+    for (let i = 0; i < 8; i++) await memory.append(session.id, { role: 'user', content: `I live in Lisbon, note ${i}.` });
+    expect(memory.stats().derivation).toMatchObject({ degradedResults: 0, modelCalls: 0, inputTokens: 0 });
+    expect(memory.stats().derivation.results).toBeGreaterThan(8);
+    await memory.close();
+  });
+});
