@@ -19,7 +19,7 @@ import { errorReporter } from './report-errors.js';
 
 export interface WorkerOptions extends RedisConnectionOptions {
   /** The models; they must match the app's (same embeddings model and dimensions). */
-  models: { summarizer: Summarizer; extractor: FactExtractor; embeddings: EmbeddingsInterface; policy?: PolicyInput };
+  models: Omit<DeriveModels, 'policy'> & { policy?: PolicyInput };
   /** Jobs run at once, per served queue. @defaultValue 4 */
   concurrency?: number;
   /** Which derive queues to serve. @defaultValue ['ingest', 'summarize', 'consolidate'] */
@@ -48,7 +48,7 @@ const schema = z
   .object({
     ...connectionShape,
     ...stallShape,
-    models: z.object({
+    models: z.looseObject({
       summarizer: z.custom<Summarizer>((v) => typeof (v as Summarizer | null)?.summarize === 'function', { error: 'models.summarizer must be a Summarizer' }),
       extractor: z.custom<FactExtractor>((v) => typeof (v as FactExtractor | null)?.extract === 'function', { error: 'models.extractor must be a FactExtractor' }),
       embeddings: z.custom<EmbeddingsInterface>((v) => typeof (v as EmbeddingsInterface | null)?.embedQuery === 'function', { error: 'models.embeddings must be LangChain embeddings' }),
@@ -74,7 +74,7 @@ const schema = z
  */
 export async function startWorker(options: WorkerOptions): Promise<WorkerHandle> {
   const o = parseOptions(schema, options, 'worker', 'Pass { url, models: { summarizer, extractor, embeddings }, concurrency? } (see WorkerOptions).');
-  const models: DeriveModels = { ...o.models, policy: parsePolicy(o.models.policy) };
+  const models: DeriveModels = { ...(o.models as WorkerOptions['models']), policy: parsePolicy(o.models.policy) };
   const settings = redisSettings(o);
   await probeRedis(settings);
   const reportError = errorReporter(settings.where, o.onError, 'strata worker');
