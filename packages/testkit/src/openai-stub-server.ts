@@ -37,6 +37,11 @@ export interface OpenAiStubOptions {
   chat?: StubChatReply[] | StubChatHandler;
   /** Embedding length when a request names no `dimensions`. @defaultValue 32 */
   embeddingDimensions?: number;
+  /**
+   * Port to listen on, e.g. the port of an endpoint a test brought down, to bring it back.
+   * @defaultValue 0 (chosen by the OS)
+   */
+  port?: number;
 }
 
 /** A request the stub received, body parsed from JSON. */
@@ -45,6 +50,8 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: unknown;
+  /** The JSON answered (with its `usage`), set once the response is sent; absent for errors. */
+  response?: unknown;
 }
 
 export interface OpenAiStub {
@@ -65,7 +72,8 @@ class StubError extends Error {
 /**
  * Starts a local OpenAI-compatible server: `POST /v1/chat/completions` (non-streaming, scripted
  * or computed replies, tool calls) and `POST /v1/embeddings` (deterministic vectors from a hash
- * of each input; `encoding_format` 'float' or 'base64'). Listens on 127.0.0.1, port chosen by the OS.
+ * of each input; `encoding_format` 'float' or 'base64'), both reporting `usage`. Listens on
+ * 127.0.0.1, on `port` or one chosen by the OS.
  * @example
  * const stub = await startOpenAiStub({ chat: ['Hello!', { toolCalls: [{ name: 'get_weather', args: { city: 'Oslo' } }] }] });
  * const model = new ChatOpenAI({ model: 'stub', apiKey: 'test', configuration: { baseURL: `${stub.url}/v1` } });
@@ -77,21 +85,26 @@ export async function startOpenAiStub(options: OpenAiStubOptions = {}): Promise<
   const nextReply = replySource(options.chat ?? []);
   const dimensions = options.embeddingDimensions ?? 32;
   let completions = 0;
+  const route = async (req: IncomingMessage, body: unknown): Promise<unknown> => {
+    if (req.method === 'POST' && req.url === '/v1/chat/completions') {
+      const request = body as ChatCompletionRequest;
+      if (request.stream) throw new StubError(400, 'openai stub: streaming is not supported; create the client with streaming off');
+      return chatCompletion(request, await nextReply(request), ++completions);
+    }
+    if (req.method === 'POST' && req.url === '/v1/embeddings') return embeddingList(body, dimensions);
+    throw new StubError(404, `openai stub: no route for ${req.method ?? ''} ${req.url ?? ''}`);
+  };
   const server = createServer((req, res) => {
     void handle(req, res, async (body) => {
-      requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
-      if (req.method === 'POST' && req.url === '/v1/chat/completions') {
-        const request = body as ChatCompletionRequest;
-        if (request.stream) throw new StubError(400, 'openai stub: streaming is not supported; create the client with streaming off');
-        return chatCompletion(request, await nextReply(request), ++completions);
-      }
-      if (req.method === 'POST' && req.url === '/v1/embeddings') return embeddingList(body, dimensions);
-      throw new StubError(404, `openai stub: no route for ${req.method ?? ''} ${req.url ?? ''}`);
+      const recorded: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
+      requests.push(recorded);
+      recorded.response = await route(req, body);
+      return recorded.response;
     });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   return {

@@ -86,3 +86,23 @@ describe('startOpenAiStub with OpenAIEmbeddings', () => {
     expect(Array.from(new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4))).toEqual(hashVector('I live in Lisbon', 32));
   });
 });
+
+describe('startOpenAiStub usage and ports', () => {
+  it('records each response with the usage it reported, which ChatOpenAI passes on as usage_metadata', async () => {
+    stub = await startOpenAiStub({ chat: ['Hello there!'] });
+    const reply = await chatModel(stub.url).invoke([new HumanMessage('Hi')]);
+    const usage = (stub.requests[0]?.response as { usage: { prompt_tokens: number; completion_tokens: number } }).usage;
+    expect(usage).toEqual({ prompt_tokens: Math.ceil('user: Hi'.length / 4), completion_tokens: Math.ceil(('Hello there!'.length + 2) / 4), total_tokens: usage.prompt_tokens + usage.completion_tokens });
+    expect(reply.usage_metadata).toMatchObject({ input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens });
+  });
+
+  it('listens again on the port of an endpoint that was brought down', async () => {
+    const first = await startOpenAiStub({ chat: ['one'] });
+    const port = Number(new URL(first.url).port);
+    await first.close();
+    await expect(chatModel(first.url).invoke('Hi')).rejects.toThrow(/Connection error/);
+    stub = await startOpenAiStub({ chat: ['back'], port });
+    expect(stub.url).toBe(first.url);
+    expect((await chatModel(stub.url).invoke('Hi')).text).toBe('back');
+  });
+});
