@@ -1,0 +1,192 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Fact, SearchHit } from '@strata/core';
+import { createSandbox, json, readDb, runCli } from './support/cli.js';
+
+const sandbox = createSandbox('ops');
+const env = { ...sandbox.env, STRATA_NAMESPACE: 'maya' };
+let sessionId = '';
+
+interface SessionRow { id: string; namespace: string; title?: string; messages: number }
+
+beforeAll(async () => {
+  const input = ['My name is Maya.', 'I live in Lisbon and I work as a data engineer at Nimbus.', 'I love hiking on the coastal trail in Sintra.', 'I moved to Porto last week.', ''].join('\n');
+  const { stdout } = await runCli(['chat'], { env, input });
+  sessionId = /saved session (ses_\S+)/.exec(stdout)![1]!;
+  await runCli(['chat', '--namespace', 'other'], { env, input: 'I live in Madrid.\n' });
+});
+afterAll(() => sandbox.dispose());
+
+describe('strata read commands: tables for people, --json for scripts', () => {
+  it('sessions lists every namespace unless one is chosen', async () => {
+    const all = json<SessionRow[]>(await runCli(['sessions', '--json'], { env: sandbox.env }));
+    expect(all.map((s) => s.namespace).sort()).toEqual(['maya', 'other']);
+    const mine = json<SessionRow[]>(await runCli(['sessions', '--json'], { env }));
+    expect(mine).toEqual([expect.objectContaining({ id: sessionId, namespace: 'maya', messages: 4 })]);
+    const table = await runCli(['sessions'], { env });
+    expect(table.stdout).toMatch(new RegExp(`^id\\s+namespace\\s+title\\s+messages\\s+updated\\n-+[ -]+\\n${sessionId}\\s+maya\\s+Chat .*\\s+4\\s+\\d{4}-`, 'm'));
+    expect(table.stdout).not.toMatch(/\u001b\[/);
+  });
+
+  it('show prints the turns verbatim', async () => {
+    const { stdout } = await runCli(['show', sessionId, '--last', '2'], { env });
+    expect(stdout).toMatch(/#3 .* user: I love hiking on the coastal trail in Sintra\.\n#4 .* user: I moved to Porto last week\./);
+    const data = json<{ messages: { seq: number }[] }>(await runCli(['show', sessionId, '--json'], { env }));
+    expect(data.messages.map((m) => m.seq)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('facts shows current facts, and with --all the superseded one', async () => {
+    const current = json<Fact[]>(await runCli(['facts', '--json'], { env }));
+    expect(current.find((f) => f.predicate === 'lives_in')?.object).toBe('Porto');
+    expect(current.every((f) => f.namespace === 'maya' && f.validTo === undefined)).toBe(true);
+    const { stdout } = await runCli(['facts', '--all'], { env });
+    expect(stdout).toMatch(/superseded\s+user · lives_in\s+Lisbon/);
+    expect(stdout).toMatch(/current\s+user · lives_in\s+Porto/);
+  });
+
+  it('search finds turns and facts of the namespace only', async () => {
+    const hits = json<SearchHit[]>(await runCli(['search', 'where does Maya live', '--json'], { env }));
+    expect(hits.some((h) => h.kind === 'fact' && h.text.includes('Porto'))).toBe(true);
+    expect(hits.some((h) => h.text.includes('Madrid'))).toBe(false);
+    const onlyTurns = json<SearchHit[]>(await runCli(['search', 'hiking', '--kind', 'turn', '--json'], { env }));
+    expect(onlyTurns.map((h) => h.kind)).toEqual(['turn']);
+    const bad = await runCli(['search', 'x', '--kind', 'note'], { env });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/unknown kind "note"\nhint: Pass --kind with one or more of turn, summary, fact/);
+  });
+
+  it('inspect shows tiers, budget use and the manifest for a query', async () => {
+    const { stdout } = await runCli(['inspect', sessionId, '--query', 'Which trail do I like?', '--budget', '500'], { env });
+    expect(stdout).toMatch(/immediate\s+4 turns verbatim/);
+    expect(stdout).toMatch(/long-term\s+\d+ current facts, 1 superseded/);
+    expect(stdout).toMatch(/Context for: "Which trail do I like\?"/);
+    expect(stdout).toMatch(/total\s+\d+ of 500 \(\d+%\)/);
+    expect(stdout).toMatch(/Manifest[\s\S]*in\s+immediate\s+turn/);
+    const data = json<{ context: { tokens: number; budgetTokens: number; manifest: { tier: string }[] } }>(await runCli(['inspect', sessionId, '--json', '--budget', '500'], { env }));
+    expect(data.context.budgetTokens).toBe(500);
+    expect(data.context.tokens).toBeLessThanOrEqual(500);
+    expect(data.context.manifest.length).toBeGreaterThan(0);
+  });
+
+  it('config shows where each value comes from', async () => {
+    const data = json<{ settings: { key: string; value: string | null; source: string }[] }>(await runCli(['config', '--json'], { env }));
+    expect(data.settings.find((s) => s.key === 'namespace')).toMatchObject({ value: 'maya', source: 'env' });
+  });
+});
+
+describe('strata export and import', () => {
+  it('exports every format; json imports losslessly into another data dir', async () => {
+    const md = await runCli(['export', sessionId, '--format', 'md'], { env });
+    expect(md.stdout).toMatch(/^# Chat /);
+    expect(md.stdout).toContain('I moved to Porto last week.');
+    const txt = await runCli(['export', sessionId, '--format', 'txt'], { env });
+    expect(txt.stdout.trim().split('\n')).toHaveLength(4);
+    const jsonl = await runCli(['export', sessionId, '--format', 'jsonl'], { env });
+    expect(JSON.parse(jsonl.stdout.split('\n')[0]!)).toMatchObject({ role: 'user', content: 'My name is Maya.' });
+    const file = join(sandbox.dir, 'bundle.json');
+    const exported = await runCli(['export', sessionId, '--format', 'json', '--output', file], { env });
+    expect(exported.stderr).toMatch(/wrote .*bundle\.json \(json, \d+ bytes\)/);
+
+    const otherDir = join(sandbox.dir, 'restored');
+    const imported = json<{ sessions: number; messages: number; facts: number }>(await runCli(['import', file, '--json'], { env: { ...env, STRATA_DATA_DIR: otherDir } }));
+    expect(imported).toMatchObject({ sessions: 1, messages: 4 });
+    const [original, restored] = [sandbox.dataDir, otherDir].map((dir) =>
+      readDb(dir, (db) => ({
+        messages: db.prepare('SELECT id, seq, content, created_at FROM messages ORDER BY seq').all(),
+        facts: db.prepare("SELECT id, object, valid_to FROM facts WHERE namespace = 'maya' ORDER BY id").all(),
+      })),
+    );
+    expect(restored!.messages).toEqual(readDb(sandbox.dataDir, (db) => db.prepare('SELECT id, seq, content, created_at FROM messages WHERE session_id = ? ORDER BY seq').all(sessionId)));
+    expect(restored!.facts).toEqual(original!.facts);
+  });
+
+  it('refuses to import over an existing session (exit 1, nothing written)', async () => {
+    const file = join(sandbox.dir, 'bundle.json');
+    const { code, stderr } = await runCli(['import', file], { env });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(new RegExp(`session ${sessionId} already exists; nothing was imported\\nhint: Forget it first`));
+  });
+
+  it('imports a large JSONL transcript as a new session, then derives facts from it', async () => {
+    const lines = Array.from({ length: 1200 }, (_, i) => JSON.stringify({ role: i % 2 ? 'assistant' : 'user', content: i === 600 ? 'I live in Faro.' : `Turn ${i} about the weather.` }));
+    const file = join(sandbox.dir, 'transcript.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const report = json<{ sessionId: string; messages: number; summaries: number; facts: number }>(await runCli(['import', file, '--json', '--namespace', 'bulk'], { env }));
+    expect(report.messages).toBe(1200);
+    expect(report.summaries).toBeGreaterThan(0);
+    readDb(sandbox.dataDir, (db) => {
+      expect(db.prepare('SELECT COUNT(*) FROM messages WHERE session_id = ?').pluck().get(report.sessionId)).toBe(1200);
+      expect(db.prepare("SELECT title FROM sessions WHERE id = ?").pluck().get(report.sessionId)).toBe('transcript.jsonl');
+      expect(db.prepare("SELECT object FROM facts WHERE namespace = 'bulk' AND predicate = 'lives_in'").pluck().all()).toEqual(['Faro']);
+    });
+  });
+
+  it('names the bad line of a broken transcript (exit 1)', async () => {
+    const file = join(sandbox.dir, 'broken.jsonl');
+    writeFileSync(file, '{"role":"user","content":"hi"}\n{"role":"robot","content":"x"}\n');
+    const { code, stderr } = await runCli(['import', file], { env });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/broken\.jsonl:2 is not a chat message/);
+    expect(readFileSync(file, 'utf8')).toContain('robot');
+  });
+});
+
+describe('strata forget, prune, reindex', () => {
+  it('reindex rebuilds the vector index from the store', async () => {
+    const report = json<{ turns: number; facts: number }>(await runCli(['reindex', '--json'], { env }));
+    const stored = readDb(sandbox.dataDir, (db) => db.prepare("SELECT COUNT(*) FROM messages WHERE content <> ''").pluck().get());
+    expect(report.turns).toBe(stored);
+  });
+
+  it('prune --dry-run changes nothing; prune forgets only stale sessions', async () => {
+    const dry = json<{ sessions: string[] }>(await runCli(['prune', '--days', '1', '--dry-run', '--json'], { env }));
+    expect(dry.sessions).toEqual([]);
+    const real = json<{ sessions: string[] }>(await runCli(['prune', '--days', '30', '--json'], { env }));
+    expect(real.sessions).toEqual([]);
+    expect(readDb(sandbox.dataDir, (db) => db.prepare('SELECT COUNT(*) FROM sessions WHERE id = ?').pluck().get(sessionId))).toBe(1);
+  });
+
+  it('forget --message deletes a turn and what was derived from it', async () => {
+    const moved = readDb(sandbox.dataDir, (db) => db.prepare("SELECT id FROM messages WHERE content = 'I moved to Porto last week.'").pluck().get()) as string;
+    const report = json<{ messages: number; facts: number; factsRestored: number }>(await runCli(['forget', '--message', moved, '--json'], { env }));
+    expect(report).toMatchObject({ messages: 1, facts: 1, factsRestored: 1 });
+    const current = json<Fact[]>(await runCli(['facts', '--json'], { env }));
+    expect(current.find((f) => f.predicate === 'lives_in')?.object).toBe('Lisbon'); // the superseded fact is current again
+  });
+
+  it('forget a whole namespace needs --yes; --session deletes one session', async () => {
+    const unconfirmed = await runCli(['forget', '--all-of-namespace', 'other'], { env });
+    expect(unconfirmed.code).toBe(1);
+    expect(unconfirmed.stderr).toMatch(/hint: Add --yes to confirm/);
+    expect(json<{ sessions: number }>(await runCli(['forget', '--all-of-namespace', 'other', '--yes', '--json'], { env })).sessions).toBe(1);
+    expect(json<{ sessions: number }>(await runCli(['forget', '--session', sessionId, '--json'], { env })).sessions).toBe(1);
+    readDb(sandbox.dataDir, (db) => {
+      expect(db.prepare("SELECT COUNT(*) FROM sessions WHERE namespace IN ('maya', 'other')").pluck().get()).toBe(0);
+      expect(db.prepare("SELECT COUNT(*) FROM facts WHERE namespace IN ('maya', 'other')").pluck().get()).toBe(0);
+    });
+  });
+});
+
+describe('exit codes', () => {
+  it('1 with a hint for bad input, usage errors and unknown ids', async () => {
+    const cases = [['show', 'ses_missing'], ['inspect', 'ses_missing'], ['export', 'ses_missing'], ['forget', '--session', 'ses_missing'], ['prune', '--days', 'soon'], ['export', 'x', '--format', 'pdf'], ['import', join(sandbox.dir, 'missing.json')], ['forget']];
+    const results = await Promise.all(cases.map((args) => runCli(args, { env })));
+    results.forEach(({ code, stderr }, i) => {
+      expect({ args: cases[i], code }).toEqual({ args: cases[i], code: 1 });
+      expect(stderr).toMatch(/error: /);
+    });
+    expect(results[0]!.stderr).toMatch(/hint: List the sessions with `strata sessions`/);
+  });
+
+  it('2 when a backend is unavailable (unwritable data dir; unreachable Chroma)', async () => {
+    const file = join(sandbox.dir, 'not-a-dir');
+    writeFileSync(file, '');
+    const noDir = await runCli(['sessions'], { env: { ...env, STRATA_DATA_DIR: join(file, 'data') } });
+    expect(noDir.code).toBe(2);
+    expect(noDir.stderr).toMatch(/hint: /);
+    const chroma = await runCli(['--chroma-url', 'http://127.0.0.1:1', 'facts'], { env });
+    expect(chroma.code).toBe(2);
+    expect(chroma.stderr).toMatch(/Chroma at http:\/\/127\.0\.0\.1:1 is unreachable[^\n]*\nhint: /);
+  });
+});
