@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSandbox, json, readDb, runCli } from './support/cli.js';
+import { createSandbox, json, readDb, runCli, startCli } from './support/cli.js';
 
 const sandbox = createSandbox('chat');
 afterAll(() => sandbox.dispose());
@@ -111,5 +111,17 @@ describe('strata chat, driven through stdin (offline assistant)', () => {
     expect(both.code).toBe(1);
     expect(both.stderr).toMatch(/hint: /);
     expect(existsSync(join(sandbox.dataDir, 'memory.sqlite'))).toBe(true);
+  });
+
+  it('SIGTERM and SIGINT mid-session save and exit 0 (stdin still open)', async () => {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const cli = startCli(['chat', '--namespace', 'signals'], env);
+      cli.child.stdin.write(`My favourite colour is green (${signal}).\n`);
+      await cli.waitFor(/strata> /);
+      cli.child.kill(signal);
+      expect(await cli.exited).toBe(0);
+      expect(cli.output()).toMatch(/saved session ses_\S+ \(1 message\)/);
+    }
+    readDb(sandbox.dataDir, (db) => expect(db.prepare("SELECT COUNT(*) FROM messages WHERE namespace = 'signals'").pluck().get()).toBe(2));
   });
 });

@@ -61,3 +61,22 @@ export function readDb<T>(dataDir: string, read: (db: Database.Database) => T, f
     db.close();
   }
 }
+
+/** A running `strata` whose output can be awaited, for tests that signal it mid-session. */
+export function startCli(args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [bin, ...args], { cwd: root, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  const waiters: { pattern: RegExp; resolve: () => void }[] = [];
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    for (const w of waiters.filter((w) => w.pattern.test(stdout))) w.resolve();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return {
+    child,
+    output: () => stdout,
+    exited,
+    /** Resolves once stdout matches (the test's own timeout bounds the wait). */
+    waitFor: (pattern: RegExp) => new Promise<void>((resolve) => (pattern.test(stdout) ? resolve() : waiters.push({ pattern, resolve }))),
+  };
+}
