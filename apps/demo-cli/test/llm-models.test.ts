@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createInlineJobQueue, createMemory, HashingEmbeddings, StrataError, type Memory } from '@strata/core';
+import { createInlineJobQueue, createInMemorySessionStore, createMemory, HashingEmbeddings, StrataError, type Memory, type SessionStore } from '@strata/core';
+import { createSqliteSessionStore } from '@strata/store-sqlite';
 import { promptText, startOpenAiStub, type ChatCompletionRequest, type OpenAiStub, type StubChatReply } from '@strata/testkit';
 import { createLlmModels } from '../src/llm-models.js';
 
@@ -103,12 +104,16 @@ describe('createLlmModels against a local OpenAI-compatible server', () => {
     expect(memory.stats().derivation).toMatchObject(reportedUsage(stub));
   });
 
-  it('derives offline while the endpoint is down, then re-derives and replaces when it is back', async () => {
+  const stores: [string, () => Promise<SessionStore>][] = [
+    ['in-memory store', () => createInMemorySessionStore()],
+    ['SQLite store', () => createSqliteSessionStore({ path: ':memory:' })],
+  ];
+  it.each(stores)('derives offline while the endpoint is down, then re-derives and replaces when it is back (%s)', async (_name, createStore) => {
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}/v1`;
     const { summarizer, extractor } = createLlmModels({ baseUrl, model: 'stub-llm' });
     const memory: Memory = await track(createMemory({
-      summarizer, extractor, embeddings: new HashingEmbeddings(), queue: await createInlineJobQueue({ attempts: 2 }),
+      store: await createStore(), summarizer, extractor, embeddings: new HashingEmbeddings(), queue: await createInlineJobQueue({ attempts: 2 }),
       policy: { immediate: { maxMessages: 4, minMessages: 2 }, working: { batchMessages: 2 } },
     }));
     const session = await memory.sessions.create({ namespace: 'ana' });
