@@ -1,0 +1,159 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Memory } from '@strata/core';
+import { createBullMqJobQueue } from '../src/index.js';
+import type { BullMqJobQueue, BullMqJobQueueOptions } from '../src/index.js';
+import { memoryOn, openWorld, referenceSnapshot, snapshot, turnsFor } from './fixtures/conversation.js';
+import type { World } from './fixtures/conversation.js';
+import { modelServer, until, within } from './fixtures/model-server.js';
+import { killAllWorkers, spawnWorker } from './fixtures/spawn-worker.js';
+import { REDIS_URL, deleteKeys, hasRedisServerBinary, redisUnavailable, startOwnRedis, uniquePrefix } from './redis-server.js';
+import type { OwnRedis } from './redis-server.js';
+
+const unavailable = await redisUnavailable();
+const SESSIONS = [{ n: 1, turns: 30 }, { n: 2, turns: 22 }, { n: 3, turns: 26 }];
+const IDS = SESSIONS.map(({ n }) => `s${n}`);
+const NAMESPACE = 'u1';
+const expected = unavailable === null ? await referenceSnapshot(SESSIONS, NAMESPACE) : null;
+
+interface App {
+  world: World;
+  memory: Memory;
+  queue: BullMqJobQueue;
+}
+
+async function openApp(options: BullMqJobQueueOptions): Promise<App> {
+  const world = await openWorld();
+  const queue = await createBullMqJobQueue({ deriveConcurrency: 0, backoffMs: 50, pollMs: 100, ...options });
+  return { world, queue, memory: await memoryOn(world, queue) };
+}
+
+async function converse(memory: Memory, sessions = SESSIONS): Promise<void> {
+  for (const { n, turns } of sessions) {
+    await memory.sessions.create({ namespace: NAMESPACE, id: `s${n}` });
+    await memory.append(`s${n}`, turnsFor(n, turns));
+  }
+}
+
+if (unavailable === null) {
+  describe('worker processes under faults (real processes, real Redis)', () => {
+    const cleanup: (() => Promise<unknown>)[] = [];
+    afterEach(async () => {
+      await killAllWorkers();
+      for (const step of cleanup.splice(0).reverse()) await step();
+    });
+
+    it('a worker killed mid-job: another one completes it, applied exactly once, nothing lost', async () => {
+      const prefix = uniquePrefix();
+      cleanup.push(() => deleteKeys(prefix));
+      const app = await openApp({ url: REDIS_URL, prefix });
+      cleanup.push(() => app.memory.close());
+      const victim = spawnWorker({ url: REDIS_URL, prefix, models: 'hang', concurrency: 2 });
+      await victim.waitFor('ready');
+      await converse(app.memory);
+      const held = (await victim.waitFor('active ')).slice('active '.length);
+      await victim.kill();
+
+      const survivor = spawnWorker({ url: REDIS_URL, prefix, models: 'offline', concurrency: 2 });
+      await survivor.waitFor('ready');
+      await within(app.memory.flush(), 60_000, 'flush after the kill');
+
+      expect(survivor.lines(`completed ${held}`)).toHaveLength(1);
+      const got = await snapshot(app.world, IDS, NAMESPACE);
+      expect(got).toEqual(expected);
+      const stats = await app.queue.stats();
+      expect(stats.stalled).toBeGreaterThanOrEqual(1);
+      expect(stats.applied).toBe(got.ledgerJobs);
+      expect(stats.failures).toBe(0);
+    });
+
+    it('SIGTERM: the worker finishes its running job, then exits 0', async () => {
+      const prefix = uniquePrefix();
+      cleanup.push(() => deleteKeys(prefix));
+      const app = await openApp({ url: REDIS_URL, prefix });
+      cleanup.push(() => app.memory.close());
+      const stopping = spawnWorker({ url: REDIS_URL, prefix, models: 'slow', slowMs: 1500, concurrency: 1 });
+      await stopping.waitFor('ready');
+      await converse(app.memory);
+      const running = (await stopping.waitFor('active ')).slice('active '.length);
+      stopping.child.kill('SIGTERM');
+      await stopping.waitFor('closed', 20_000);
+      expect(await stopping.exited).toEqual({ code: 0, signal: null });
+      expect(stopping.lines(`completed ${running}`)).toHaveLength(1);
+
+      const rest = spawnWorker({ url: REDIS_URL, prefix, models: 'offline' });
+      await rest.waitFor('ready');
+      await within(app.memory.flush(), 60_000, 'flush after the shutdown');
+      expect(await snapshot(app.world, IDS, NAMESPACE)).toEqual(expected);
+      expect((await app.queue.stats()).stalled).toBe(0);
+    });
+
+    it('the model endpoint down for a while: jobs back off, then complete once it is back', async () => {
+      const prefix = uniquePrefix();
+      cleanup.push(() => deleteKeys(prefix));
+      const model = await modelServer();
+      await model.start();
+      cleanup.push(() => model.stop());
+      const app = await openApp({ url: REDIS_URL, prefix, attempts: 12, backoffMs: 100 });
+      cleanup.push(() => app.memory.close());
+      const worker = spawnWorker({ url: REDIS_URL, prefix, models: 'http', modelUrl: model.url });
+      await worker.waitFor('ready');
+      await converse(app.memory, SESSIONS.slice(0, 1));
+      await within(app.memory.flush(), 30_000, 'flush with the model up');
+      const callsBefore = model.calls();
+      expect(callsBefore).toBeGreaterThan(0);
+
+      await model.stop();
+      await converse(app.memory, SESSIONS.slice(1));
+      const retrying = await until(
+        () => app.queue.pending(),
+        (jobs) => jobs.some((job) => job.attempts >= 2 && /BACKEND_UNAVAILABLE/.test(job.error ?? '')),
+        30_000,
+        'a job retrying with BACKEND_UNAVAILABLE',
+      );
+      expect(retrying.every((job) => job.state !== 'failed')).toBe(true);
+      await model.start();
+      await within(app.memory.flush(), 60_000, 'flush after the model came back');
+
+      expect(await snapshot(app.world, IDS, NAMESPACE)).toEqual(expected);
+      const summaries = (await Promise.all(IDS.map((sessionId) => app.world.store.summaries({ sessionId })))).flat();
+      expect(summaries.every((summary) => !summary.degraded)).toBe(true);
+      expect(model.calls()).toBeGreaterThan(callsBefore);
+      const stats = await app.queue.stats();
+      expect(stats.retries).toBeGreaterThan(0);
+      expect(stats.failures).toBe(0);
+      expect(worker.lines('retrying ').some((line) => line.includes('BACKEND_UNAVAILABLE'))).toBe(true);
+    });
+
+    const requireRedisBinary = process.env.STRATA_REQUIRE_SERVICES === '1' || hasRedisServerBinary();
+    const restartTest = requireRedisBinary ? it : it.skip;
+    const restartTitle = requireRedisBinary
+      ? 'Redis restarted (losing its data) during a run: producer and workers reconnect, everything completes'
+      : 'Redis restarted during a run (skipped: /usr/bin/redis-server is not installed)';
+    restartTest(restartTitle, async () => {
+      const redis: OwnRedis = await startOwnRedis();
+      cleanup.push(() => redis.stop());
+      const prefix = uniquePrefix();
+      const app = await openApp({ url: redis.url, prefix });
+      cleanup.push(() => app.memory.close());
+      const workers = [0, 1].map(() => spawnWorker({ url: redis.url, prefix, models: 'slow', slowMs: 150, concurrency: 1 }));
+      for (const worker of workers) await worker.waitFor('ready');
+      await converse(app.memory);
+      await until(() => app.queue.stats(), (stats) => stats.applied >= 3, 30_000, 'three results applied');
+
+      await redis.stop();
+      const completedAtRestart = workers.map((worker) => worker.lines('completed ').length);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await redis.start();
+      await within(app.memory.flush(), 90_000, 'flush after the Redis restart');
+
+      expect(await snapshot(app.world, IDS, NAMESPACE)).toEqual(expected);
+      const completedAfter = workers.map((worker) => worker.lines('completed ').length);
+      expect(completedAfter.some((count, i) => count > (completedAtRestart[i] ?? 0))).toBe(true);
+      expect(workers.every((worker) => worker.child.exitCode === null)).toBe(true);
+    }, 120_000);
+  });
+} else {
+  describe.skip(`worker: ${unavailable}`, () => {
+    it('worker processes under faults', () => {});
+  });
+}
