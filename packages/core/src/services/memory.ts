@@ -14,8 +14,8 @@ import type { MemoryDeps } from './deps.js';
 import { applyResult } from './apply.js';
 import { buildContext, type ContextResult } from './context.js';
 import { deriveJob } from './derive.js';
-import { DerivationCounter, type MemoryStats } from './derivation-stats.js';
-import { isDegradedMarker, planRederiveJobs } from './rederive.js';
+import { DegradedRecovery } from './degraded-recovery.js';
+import type { MemoryStats } from './derivation-stats.js';
 import { forget, type ForgetReport, type ForgetTarget } from './forget.js';
 import { Mutex } from './mutex.js';
 import { reindex, type ReindexReport } from './reindex.js';
@@ -35,9 +35,7 @@ export class Memory {
   /** Sessions whose scheduling failed; retried by flush() and the next append. */
   private readonly unscheduled = new Set<string>();
   private closed = false;
-  private readonly counter = new DerivationCounter();
-  /** Sessions where this memory applied degraded results not yet re-derived. */
-  private readonly degradedSessions = new Set<string>();
+  private readonly recovery: DegradedRecovery;
   /** Why the last scheduling after an append failed, if it did. */
   lastScheduleError: unknown = undefined;
 
@@ -57,7 +55,9 @@ export class Memory {
   };
 
   /** @internal use createMemory() */
-  constructor(private readonly deps: MemoryDeps) {}
+  constructor(private readonly deps: MemoryDeps) {
+    this.recovery = new DegradedRecovery(deps, (error) => (this.lastScheduleError = error));
+  }
 
   /** @internal the runtime the queue calls. */
   async start(): Promise<void> {
@@ -70,29 +70,8 @@ export class Memory {
   private async applyAndReschedule(result: DeriveResult): Promise<void> {
     const applied = await this.applyLock.run(() => applyResult(this.deps, result));
     if (!applied) return;
-    this.counter.record(result);
-    if (result.job.rederive) return;
-    if (result.degraded) this.degradedSessions.add(result.job.sessionId);
-    if (result.job.type !== 'ingest') await scheduleSession(this.deps, result.job.sessionId);
-    // A model answered (it reported usage): re-derive what was derived offline while it was down.
-    if (!result.degraded && result.usage && this.degradedSessions.size) await this.enqueueRederive([...this.degradedSessions]);
-  }
-
-  /** Never fails the apply that triggered it: a failure is kept in lastScheduleError. */
-  private async enqueueRederive(sessionIds: string[]): Promise<number> {
-    let count = 0;
-    try {
-      const pending = await this.deps.queue.pending();
-      for (const sessionId of sessionIds) {
-        const jobs = await planRederiveJobs(this.deps, sessionId, pending);
-        if (!jobs.length && !pending.some((p) => p.sessionId === sessionId && p.key.includes('#rederive@'))) this.degradedSessions.delete(sessionId);
-        if (jobs.length) await this.deps.queue.enqueue(jobs);
-        count += jobs.length;
-      }
-    } catch (error) {
-      this.lastScheduleError = error;
-    }
-    return count;
+    await this.recovery.applied(result);
+    if (result.job.type !== 'ingest' && !result.job.rederive) await scheduleSession(this.deps, result.job.sessionId);
   }
 
   /**
@@ -106,16 +85,7 @@ export class Memory {
    */
   async rederiveDegraded(): Promise<{ jobs: number; remaining: number }> {
     this.assertOpen();
-    const sessions = await this.deps.store.sessions({});
-    const jobs = await this.enqueueRederive(sessions.map((s) => s.id));
-    await this.flush();
-    let remaining = 0;
-    for (const session of sessions) {
-      const markers = (await this.deps.store.jobs({ sessionId: session.id })).filter(isDegradedMarker).length;
-      if (markers) this.degradedSessions.add(session.id);
-      remaining += markers;
-    }
-    return { jobs, remaining };
+    return this.recovery.rederiveAll(() => this.flush());
   }
 
   /**
@@ -124,7 +94,7 @@ export class Memory {
    * processes (e.g. queue workers) are counted here when this memory applies them.
    */
   stats(): MemoryStats {
-    return { derivation: this.counter.snapshot() };
+    return this.recovery.stats();
   }
 
   /**
