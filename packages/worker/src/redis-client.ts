@@ -18,7 +18,9 @@ export async function probeRedis(settings: RedisSettings): Promise<void> {
     maxRetriesPerRequest: 0,
     enableOfflineQueue: false,
   });
-  client.on('error', () => undefined); // reported by the rejected connect() below
+  // The socket error (ECONNREFUSED, ...) says more than connect()'s "Connection is closed".
+  let socketError: unknown;
+  client.on('error', (error) => (socketError ??= error));
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`connect ETIMEDOUT: no answer within ${settings.connectTimeoutMs} ms`)), settings.connectTimeoutMs);
@@ -26,7 +28,7 @@ export async function probeRedis(settings: RedisSettings): Promise<void> {
   try {
     await Promise.race([client.connect().then(() => client.ping()), timeout]);
   } catch (error) {
-    throw toStrataError(error, settings.where);
+    throw toStrataError(socketError ?? error, settings.where);
   } finally {
     clearTimeout(timer);
     client.disconnect();
