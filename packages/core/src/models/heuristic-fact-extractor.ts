@@ -3,6 +3,7 @@ import { analyzeText } from '../lexical/analyze.js';
 import type { ExtractInput, FactExtractor } from '../ports/models.js';
 import type { FactDraft, SentenceContext } from './fact-pattern.js';
 import { isCasualText } from './fact-phrases.js';
+import { PREDICATE_ALIASES } from './predicate-aliases.js';
 import { heuristicFactPatterns } from './heuristic-fact-patterns.js';
 import { resolveRelativeDate } from './resolve-relative-date.js';
 import { splitSentences } from './split-sentences.js';
@@ -12,18 +13,6 @@ const QUESTION_START = /^(?:do|does|did|where|what|who|whom|whose|when|why|how|w
 const HYPOTHETICAL = /\b(?:if|unless|suppose|supposing|imagine|wish|would|wouldn't|might|maybe|perhaps|hypothetically|pretend|whether|in case|I'd)\b/i;
 // Independent clauses, so "I'm 34 and I live in Berlin" yields two facts.
 const CLAUSE_BREAK = /\s*;\s*|,?\s+(?:and|but|so|because|although|though|while|whereas|plus)\s+(?=(?:I|my)\b)|,\s+(?=I\b)/i;
-// Predicates another extractor (or an LLM) may have used for the same single-valued slot.
-const PREDICATE_ALIASES: Readonly<Record<string, readonly string[]>> = {
-  lives_in: ['location', 'city', 'residence', 'current_city', 'home_city', 'lives', 'place_of_residence', 'current_location'],
-  hometown: ['from', 'origin', 'birthplace', 'home_town', 'grew_up_in', 'place_of_birth'],
-  job_title: ['occupation', 'job', 'profession', 'role', 'works_as', 'title'],
-  employer: ['company', 'works_at', 'works_for', 'workplace', 'organization'],
-  name: ['full_name', 'first_name', 'called'],
-  partner: ['spouse', 'wife', 'husband', 'girlfriend', 'boyfriend'],
-  mother: ['mom', 'mum'],
-  father: ['dad'],
-  email: ['email_address', 'e-mail'],
-};
 
 function isStatement(sentence: string): boolean {
   if (/\?["')\]]*$/.test(sentence) || QUESTION_START.test(sentence)) return false;

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { parseWith } from '../config/parse.js';
 import type { ExtractedFact, TranscriptTurn } from '../domain/jobs.js';
 import type { ExtractInput, FactExtractor } from '../ports/models.js';
+import { canonicalPredicate } from './predicate-aliases.js';
 import { invokeStructured, llmModelOptionsSchema, type StructuredOutputMethod } from './structured-call.js';
 import { renderKnownFacts, renderTurns } from './transcript-text.js';
 
@@ -74,12 +75,13 @@ export class LlmFactExtractor implements FactExtractor {
       const turn = bySeq.get(fact.turn);
       const subject = subjectOf(fact.subject, knownFacts);
       if (!turn || !isAttributable(turn, subject)) continue;
-      const key = `${turn.id}|${subject}|${fact.predicate.toLowerCase()}|${fact.object.toLowerCase()}`;
+      const predicate = predicateOf(subject, fact.predicate, knownFacts);
+      const key = `${turn.id}|${subject}|${predicate}|${fact.object.toLowerCase()}`;
       if (seen.has(key)) continue;
       seen.add(key);
       out.push({
         subject,
-        predicate: fact.predicate,
+        predicate,
         object: fact.object,
         text: fact.text,
         sourceMessageIds: [turn.id],
@@ -96,6 +98,16 @@ function subjectOf(subject: string, known: ExtractInput['knownFacts']): string {
   const lower = subject.trim().toLowerCase();
   if (SELF.has(lower)) return 'user';
   return known.find((f) => f.subject.toLowerCase() === lower)?.subject ?? lower;
+}
+
+/**
+ * One slot, one name: a known fact's predicate when it names the same slot, else the canonical
+ * spelling (`Current City` -> `lives_in`), which is what the offline extractor uses too.
+ */
+function predicateOf(subject: string, predicate: string, known: ExtractInput['knownFacts']): string {
+  const canonical = canonicalPredicate(predicate);
+  const same = known.find((f) => f.subject.toLowerCase() === subject.toLowerCase() && canonicalPredicate(f.predicate) === canonical);
+  return same?.predicate ?? canonical;
 }
 
 /** The assistant cannot state facts about the user (it echoes or guesses); users and tools can. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Fact, Summary } from '../../src/domain/derived.js';
+import { createInProcessJobQueue } from '../../src/adapters/in-process-job-queue.js';
 import { LlmFactExtractor } from '../../src/models/llm-fact-extractor.js';
 import { LlmSummarizer } from '../../src/models/llm-summarizer.js';
 import { createTestMemory } from '../helpers.js';
@@ -104,6 +105,23 @@ describe('degraded mode', () => {
     expect(facts.map(slot).sort()).toEqual(['employer=Acme', 'lives_in=Lisbon']);
     expect(facts.find((f) => f.object === 'Lisbon')?.supersededBy).toBeUndefined();
     expect(facts.find((f) => f.object === 'Acme')).toEqual(acme);
+    await memory.close();
+  });
+
+  it('backs off while the endpoint is briefly down and completes with the model once it answers (background queue)', async () => {
+    const model = new ToolCallingFake(ruleBasedAnswer);
+    const { memory, store } = await createTestMemory({
+      extractor: new LlmFactExtractor({ model }), summarizer: new LlmSummarizer({ model }), queue: await createInProcessJobQueue({ attempts: 4, backoffMs: 5 }),
+    });
+    const session = await memory.sessions.create({ namespace: 'ana' });
+    model.failure = connectionRefused();
+    model.failuresLeft = 2;
+    await memory.append(session.id, { role: 'user', content: 'I live in Lisbon.' });
+    await memory.flush();
+    expect(model.failedCalls).toBe(2);
+    expect((await memory.facts.list({ namespace: 'ana' })).map(slot)).toEqual(['lives_in=Lisbon']);
+    expect((await store.jobs({ sessionId: session.id })).map((j) => j.key)).toEqual([`ingest:${session.id}:1-1`]);
+    expect(memory.stats().derivation).toMatchObject({ degradedResults: 0, results: 1, modelCalls: 1 });
     await memory.close();
   });
 

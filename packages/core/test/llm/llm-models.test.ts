@@ -57,6 +57,21 @@ describe('LlmFactExtractor', () => {
     expect(facts[0]).toMatchObject({ subject: 'ana', object: 'Faro', confidence: 1 });
   });
 
+  it('names one slot one way: aliases and spellings become the canonical predicate, a known one is reused', async () => {
+    const model = new ToolCallingFake(() => ({
+      facts: [
+        { turn: 1, subject: 'user', predicate: 'Current City', object: 'Faro', text: 'User lives in Faro.', confidence: 0.9 },
+        { turn: 1, subject: 'user', predicate: 'Opinion-Of:Jazz', object: 'loves', text: 'User loves jazz.', confidence: 0.9 },
+        { turn: 1, subject: 'user', predicate: 'occupation', object: 'nurse', text: 'User is a nurse.', confidence: 0.9 },
+      ],
+    }));
+    const facts = await new LlmFactExtractor({ model }).extract({
+      turns: [turn(1, 'user', 'I am a nurse in Faro and I love jazz.')],
+      knownFacts: [{ id: 'f1', subject: 'user', predicate: 'job', object: 'teacher', text: 'User is a teacher.' }],
+    });
+    expect(facts.map((f) => f.predicate)).toEqual(['lives_in', 'opinion_of:jazz', 'job']);
+  });
+
   it('reports the usage of each call and makes no call without a user or tool turn', async () => {
     const model = new ToolCallingFake(ruleBasedAnswer);
     const extractor = new LlmFactExtractor({ model });

@@ -40,6 +40,8 @@ export function parseTurns(prompt: string): PromptTurn[] {
 export class ToolCallingFake extends BaseChatModel<FakeCallOptions> {
   readonly calls: (FakeCall & { inputTokens: number; outputTokens: number })[] = [];
   failure: Error | undefined;
+  /** With `failure` set: how many more calls fail before it clears (undefined: all of them). */
+  failuresLeft: number | undefined;
   failedCalls = 0;
 
   constructor(private readonly answer: FakeAnswer) {
@@ -56,8 +58,10 @@ export class ToolCallingFake extends BaseChatModel<FakeCallOptions> {
 
   async _generate(messages: BaseMessage[], options: this['ParsedCallOptions']): Promise<ChatResult> {
     if (this.failure) {
+      const error = this.failure;
       this.failedCalls += 1;
-      throw this.failure;
+      if (this.failuresLeft !== undefined && --this.failuresLeft <= 0) this.failure = undefined;
+      throw error;
     }
     const tool = options.tools?.[0]?.function?.name ?? options.tools?.[0]?.name ?? '';
     const prompt = messages.map((m) => `${m.type}: ${m.text}`).join('\n');
