@@ -22,10 +22,10 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 const CONFIG_HELP = `
 Config (flags > env > config file > defaults):
   config file   --config FILE, STRATA_CONFIG, else $XDG_CONFIG_HOME/strata/config.json (~/.config/strata/config.json)
-                JSON: { "dataDir", "namespace", "chromaUrl", "redisUrl",
+                JSON: { "dataDir", "namespace", "chromaUrl", "redisUrl", "redisPrefix",
                         "llm": { "baseUrl", "model", "apiKey" },
                         "embeddings": { "baseUrl", "model", "apiKey", "dimensions" } }
-  env           STRATA_DATA_DIR, STRATA_NAMESPACE, STRATA_CHROMA_URL, STRATA_REDIS_URL,
+  env           STRATA_DATA_DIR, STRATA_NAMESPACE, STRATA_CHROMA_URL, STRATA_REDIS_URL, STRATA_REDIS_PREFIX,
                 STRATA_LLM_BASE_URL, STRATA_LLM_MODEL, OPENAI_API_KEY,
                 STRATA_EMBEDDINGS_BASE_URL, STRATA_EMBEDDINGS_MODEL, STRATA_EMBEDDINGS_API_KEY,
                 STRATA_EMBEDDINGS_DIMENSIONS
@@ -42,6 +42,7 @@ const program = new Command()
   .option('-n, --namespace <ns>', 'namespace of sessions, search and facts (env STRATA_NAMESPACE; default "default")')
   .option('--chroma-url <url>', 'keep the knowledge base on a Chroma server (env STRATA_CHROMA_URL)')
   .option('--redis-url <url>', 'run derivation on BullMQ over Redis (env STRATA_REDIS_URL)')
+  .option('--redis-prefix <prefix>', 'Redis key prefix, one per memory file (env STRATA_REDIS_PREFIX; default "strata")')
   .option('--llm-base-url <url>', 'OpenAI-compatible endpoint for chat, summaries, facts (env STRATA_LLM_BASE_URL)')
   .option('--llm-model <name>', 'model at that endpoint (env STRATA_LLM_MODEL)')
   .addHelpText('after', CONFIG_HELP)

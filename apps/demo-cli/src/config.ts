@@ -11,6 +11,7 @@ export interface GlobalFlags {
   namespace?: string;
   chromaUrl?: string;
   redisUrl?: string;
+  redisPrefix?: string;
   llmBaseUrl?: string;
   llmModel?: string;
 }
@@ -30,6 +31,8 @@ export interface CliConfig {
   chromaUrl?: string;
   /** Redis for the job queue (BullMQ) instead of the in-process queue. */
   redisUrl?: string;
+  /** Key prefix on Redis: one prefix per memory file. @defaultValue 'strata' */
+  redisPrefix: string;
   /** An OpenAI-compatible chat endpoint: the chat assistant, summaries and facts. */
   llm?: Endpoint;
   /** An OpenAI-compatible embeddings endpoint instead of the offline hashing embeddings. */
@@ -44,6 +47,7 @@ export const SETTINGS = [
   { key: 'namespace', flag: 'namespace', env: 'STRATA_NAMESPACE' },
   { key: 'chromaUrl', flag: 'chromaUrl', env: 'STRATA_CHROMA_URL' },
   { key: 'redisUrl', flag: 'redisUrl', env: 'STRATA_REDIS_URL' },
+  { key: 'redisPrefix', flag: 'redisPrefix', env: 'STRATA_REDIS_PREFIX' },
   { key: 'llm.baseUrl', flag: 'llmBaseUrl', env: 'STRATA_LLM_BASE_URL' },
   { key: 'llm.model', flag: 'llmModel', env: 'STRATA_LLM_MODEL' },
   { key: 'llm.apiKey', env: 'OPENAI_API_KEY', secret: true },
@@ -69,6 +73,7 @@ const settingsSchema = z.object({
   namespace: z.string().trim().min(1, 'must be a non-empty name'),
   chromaUrl: httpUrl.optional(),
   redisUrl: z.url({ protocol: /^rediss?$/, error: 'must be a Redis URL such as redis://127.0.0.1:6379' }).optional(),
+  redisPrefix: z.string().regex(/^[^:\s]+$/, 'must be non-empty, without ":" or spaces'),
   'llm.baseUrl': httpUrl.optional(),
   'llm.model': z.string().min(1).optional(),
   'llm.apiKey': z.string().min(1).optional(),
@@ -92,7 +97,7 @@ export function loadConfig(flags: GlobalFlags, rawEnv: NodeJS.ProcessEnv = proce
   const env = envSchema.parse(rawEnv);
   const configFile = resolve(flags.config ?? env.STRATA_CONFIG ?? join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'strata', 'config.json'));
   const file = readConfigFile(configFile, flags.config !== undefined || env.STRATA_CONFIG !== undefined);
-  const defaults: FileValues = { dataDir: join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'strata'), namespace: 'default' };
+  const defaults: FileValues = { dataDir: join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'strata'), namespace: 'default', redisPrefix: 'strata' };
   const values = {} as Record<SettingKey, string | number | undefined>;
   const sources = {} as Record<SettingKey, ConfigSource>;
   for (const setting of SETTINGS) {
@@ -125,6 +130,7 @@ function toCliConfig(values: Record<SettingKey, string | number | undefined>, so
     namespace: s.namespace,
     ...(s.chromaUrl ? { chromaUrl: s.chromaUrl } : {}),
     ...(s.redisUrl ? { redisUrl: s.redisUrl } : {}),
+    redisPrefix: s.redisPrefix,
     ...pairEndpoint('llm', s['llm.baseUrl'], s['llm.model'], s['llm.apiKey']),
     ...pairEndpoint('embeddings', s['embeddings.baseUrl'], s['embeddings.model'], s['embeddings.apiKey'], s['embeddings.dimensions']),
   };

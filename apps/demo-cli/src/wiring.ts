@@ -1,14 +1,19 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EmbeddingsInterface } from '@langchain/core/embeddings';
-import { ChatOpenAI, OpenAIEmbeddings } from '@langchain/openai';
-import { createMemory, HashingEmbeddings, StrataError, type JobQueue, type KnowledgeBase, type Memory, type MemoryOptions, type PolicyInput } from '@strata/core';
+import { OpenAIEmbeddings } from '@langchain/openai';
+import {
+  createMemory, ExtractiveSummarizer, HashingEmbeddings, HeuristicFactExtractor, StrataError, TiktokenTokenCounter,
+  type FactExtractor, type KnowledgeBase, type Memory, type PolicyInput, type Summarizer, type TokenCounter,
+} from '@strata/core';
 import { createChromaKnowledgeBase } from '@strata/kb-chroma';
 import { createSqliteKnowledgeBase, createSqliteSessionStore } from '@strata/store-sqlite';
+import { createBullMqJobQueue, listFailedJobs, readQueueStats, redriveFailedJobs, startWorker, type DeriveQueueName, type WorkerEvent, type WorkerHandle } from '@strata/worker';
 import type { ChatAssistant } from './chat/assistant.js';
 import { ModelAssistant } from './chat/model-assistant.js';
 import { OfflineAssistant } from './chat/offline-assistant.js';
 import type { CliConfig, Endpoint } from './config.js';
+import { createLlmModels } from './llm-models.js';
 
 /**
  * The composition root of the `strata` command: the only place that chooses adapters.
@@ -21,6 +26,8 @@ export interface Wiring {
   storage: string;
   path: string;
   memory: Memory;
+  /** Who answers in `strata chat`: the configured LLM, or the offline assistant. */
+  assistant: ChatAssistant;
 }
 
 export interface WireOptions {
@@ -31,66 +38,101 @@ export interface WireOptions {
   offline?: boolean;
 }
 
+/** The models behind derivation (and the chat), chosen once from the config. */
+interface Models {
+  summarizer: Summarizer;
+  extractor: FactExtractor;
+  embeddings: EmbeddingsInterface;
+  /** Names the vector space (Chroma keeps one collection per model and dimension). */
+  embeddingsModel: { name: string; dimensions: number | undefined };
+  tokens: TokenCounter;
+  assistant: ChatAssistant;
+}
+
 export async function wireMemory(config: CliConfig, options: WireOptions = {}): Promise<Wiring> {
   ensureDir(config.dataDir);
   const path = join(config.dataDir, options.file ?? 'memory.sqlite');
-  const embeddings = options.offline || !config.embeddings ? new HashingEmbeddings() : wireEmbeddings(config.embeddings);
-  const knowledge = await wireKnowledge(config, path, embeddings);
+  const models = wireModels(options.offline ? {} : config);
+  const knowledge = await wireKnowledge(config, path, models.embeddingsModel);
+  const queue = config.redisUrl && !options.offline ? await createBullMqJobQueue({ url: config.redisUrl, prefix: config.redisPrefix }) : undefined;
+  const { assistant, embeddingsModel: _name, ...ports } = models;
   const memory = await createMemory({
     store: await createSqliteSessionStore({ path }),
     knowledge,
-    embeddings,
-    ...(options.offline ? {} : await wireModels(config)),
+    ...ports,
+    ...(queue ? { queue } : {}),
     ...(options.policy ? { policy: options.policy } : {}),
   });
   const storage = config.chromaUrl
     ? `${path} (SQLite session store) + Chroma at ${config.chromaUrl} (knowledge base)`
     : `${path} (SQLite: session store and knowledge base in one file)`;
-  return { memory, path, storage };
+  return { memory, path, storage, assistant };
 }
 
-/** Who answers in `strata chat`: the configured LLM, or the offline assistant. */
-export function wireAssistant(config: CliConfig): ChatAssistant {
-  if (!config.llm) return new OfflineAssistant();
-  return new ModelAssistant(wireChatModel(config.llm), `${config.llm.model} at ${config.llm.baseUrl}`);
+function wireModels(config: Pick<CliConfig, 'llm' | 'embeddings'>): Models {
+  const tokens = new TiktokenTokenCounter();
+  const llm = config.llm ? createLlmModels({ ...config.llm, ...(config.embeddings ? { embeddings: config.embeddings } : {}) }) : undefined;
+  const remote = config.embeddings ? (llm?.embeddings ?? wireEmbeddings(config.embeddings)) : undefined;
+  const hashing = new HashingEmbeddings();
+  return {
+    summarizer: llm?.summarizer ?? new ExtractiveSummarizer({ tokens }),
+    extractor: llm?.extractor ?? new HeuristicFactExtractor(),
+    embeddings: remote ?? hashing,
+    embeddingsModel: config.embeddings ? { name: config.embeddings.model, dimensions: config.embeddings.dimensions } : { name: hashing.modelName, dimensions: hashing.dimensions },
+    tokens,
+    assistant: llm && config.llm ? new ModelAssistant(llm.chatModel, `${config.llm.model} at ${config.llm.baseUrl}`) : new OfflineAssistant(),
+  };
 }
 
-function wireChatModel(llm: Endpoint): ChatOpenAI {
-  return new ChatOpenAI({ model: llm.model, apiKey: llm.apiKey ?? 'not-needed', maxRetries: 1, configuration: { baseURL: llm.baseUrl } });
-}
-
-/** The queue and models behind derivation: the in-process queue unless Redis is configured. */
-async function wireModels(config: CliConfig): Promise<Partial<MemoryOptions>> {
-  return config.redisUrl ? { queue: await wireQueue(config.redisUrl) } : {};
-}
-
-async function wireQueue(url: string): Promise<JobQueue> {
-  throw new StrataError('CONFIG_INVALID', `the Redis job queue (${url}) is not available in this build of strata`, {
-    hint: 'Unset STRATA_REDIS_URL / --redis-url to use the in-process queue.',
-  });
-}
-
-function wireEmbeddings(endpoint: Endpoint & { dimensions?: number }): EmbeddingsInterface & { modelName: string; dimensions?: number } {
-  const embeddings = new OpenAIEmbeddings({
+/** Embeddings from an endpoint while the summaries and facts stay offline (no LLM configured). */
+function wireEmbeddings(endpoint: Endpoint & { dimensions?: number }): OpenAIEmbeddings {
+  return new OpenAIEmbeddings({
     model: endpoint.model,
-    apiKey: endpoint.apiKey ?? 'not-needed',
+    apiKey: endpoint.apiKey ?? 'no-key',
     encodingFormat: 'float',
-    maxRetries: 1,
+    maxRetries: 0,
     ...(endpoint.dimensions ? { dimensions: endpoint.dimensions } : {}),
     configuration: { baseURL: endpoint.baseUrl },
   });
-  return Object.assign(embeddings, { modelName: endpoint.model, dimensions: endpoint.dimensions });
 }
 
 /** The vector index: the SQLite file's own, or a Chroma collection named after the embeddings model. */
-async function wireKnowledge(config: CliConfig, path: string, embeddings: { modelName: string; dimensions?: number }): Promise<KnowledgeBase> {
+async function wireKnowledge(config: CliConfig, path: string, model: Models['embeddingsModel']): Promise<KnowledgeBase> {
   if (!config.chromaUrl) return createSqliteKnowledgeBase({ path });
-  if (embeddings.dimensions === undefined) {
-    throw new StrataError('CONFIG_INVALID', 'a Chroma knowledge base needs the embeddings dimensions', {
+  if (model.dimensions === undefined) {
+    throw new StrataError('CONFIG_INVALID', `a Chroma knowledge base needs the dimensions of the embeddings model ${model.name}`, {
       hint: 'Set STRATA_EMBEDDINGS_DIMENSIONS (e.g. 1536) with STRATA_EMBEDDINGS_MODEL.',
     });
   }
-  return createChromaKnowledgeBase({ url: config.chromaUrl, embeddingModel: embeddings.modelName, dimensions: embeddings.dimensions });
+  return createChromaKnowledgeBase({ url: config.chromaUrl, embeddingModel: model.name, dimensions: model.dimensions });
+}
+
+/** `strata worker`: derivation on BullMQ with the same models as the app. */
+export type { DeriveQueueName, WorkerEvent };
+
+export async function wireWorker(
+  config: CliConfig,
+  options: { concurrency: number; queues: DeriveQueueName[]; onEvent: (event: WorkerEvent) => void },
+): Promise<WorkerHandle> {
+  const { summarizer, extractor, embeddings } = wireModels(config);
+  return startWorker({ url: requireRedis(config), prefix: config.redisPrefix, models: { summarizer, extractor, embeddings }, ...options });
+}
+
+/** Reading and redriving a queue prefix, without running jobs. */
+export function wireQueueAdmin(config: CliConfig) {
+  const connection = { url: requireRedis(config), prefix: config.redisPrefix };
+  return {
+    stats: () => readQueueStats(connection),
+    failed: () => listFailedJobs(connection),
+    redrive: () => redriveFailedJobs(connection),
+  };
+}
+
+function requireRedis(config: CliConfig): string {
+  if (config.redisUrl) return config.redisUrl;
+  throw new StrataError('CONFIG_INVALID', 'strata worker needs Redis: the in-process queue runs inside each strata command', {
+    hint: 'Pass --redis-url redis://127.0.0.1:6379 (or set STRATA_REDIS_URL), the same as the app that enqueues the jobs.',
+  });
 }
 
 function ensureDir(dir: string): void {

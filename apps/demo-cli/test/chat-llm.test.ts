@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { promptText, startOpenAiStub, type ChatCompletionRequest, type OpenAiStub } from '@strata/testkit';
+import { promptText, startOpenAiStub, type ChatCompletionRequest, type OpenAiStub, type StubChatReply } from '@strata/testkit';
 import { createSandbox, readDb, runCli } from './support/cli.js';
 
 const sandbox = createSandbox('chat-llm');
@@ -7,12 +7,28 @@ const env = { ...sandbox.env, STRATA_NAMESPACE: 'lena' };
 const chatPrompts: string[] = [];
 let stub: OpenAiStub;
 
-/** Answers the chat turn from the memory in its prompt, as a model would; other calls get an empty JSON reply. */
-function answer(request: ChatCompletionRequest): string {
+const TURN = /^\[#(\d+) [^\]]*\] user[^:]*: (.*)$/;
+
+/**
+ * An LLM stand-in behind HTTP. Tool requests are strata's summarizer and fact extractor
+ * (the stub fills the tool they ask for); a plain request is the chat turn, answered from
+ * the memory in its prompt as a model would.
+ */
+function answer(request: ChatCompletionRequest): StubChatReply {
   const prompt = promptText(request);
-  if (!prompt.includes('Where do I live?')) return '{}';
+  const tool = request.tools?.[0]?.function.name;
+  if (tool === 'summary') return { toolCalls: [{ name: tool, args: { summary: 'LLM summary.' } }] };
+  if (tool === 'synopsis') return { toolCalls: [{ name: tool, args: { synopsis: 'LLM synopsis.' } }] };
+  if (tool) {
+    const facts = prompt.split('\n').flatMap((line) => {
+      const [, seq, content] = TURN.exec(line) ?? [];
+      const city = /live in ([A-Z][a-z]+)/.exec(content ?? '')?.[1];
+      return city ? [{ turn: Number(seq), subject: 'user', predicate: 'lives_in', object: city, text: `User lives in ${city}.`, confidence: 0.9 }] : [];
+    });
+    return { toolCalls: [{ name: tool, args: { facts } }] };
+  }
   chatPrompts.push(prompt);
-  return /User lives in Oslo/.test(prompt) ? 'You live in Oslo.' : 'I do not know where you live.';
+  return /User lives in Oslo/.test(prompt) ? 'You live in Oslo.' : 'Noted.';
 }
 
 beforeAll(async () => {
@@ -24,19 +40,25 @@ afterAll(async () => {
 });
 
 describe('strata chat with an LLM configured (OpenAI-compatible stub server)', () => {
-  it('sends the memory-assembled context to the model, prints its answer and stores it', async () => {
-    expect((await runCli(['chat'], { env, input: 'I live in Oslo.\n' })).code).toBe(0); // offline: no LLM yet
+  it('derives facts with the LLM, sends the memory-assembled context to it, prints and stores its answer', async () => {
     const llmEnv = { ...env, STRATA_LLM_BASE_URL: `${stub.url}/v1`, STRATA_LLM_MODEL: 'stub-model', OPENAI_API_KEY: 'sk-test-key-123456' };
+    const first = await runCli(['chat'], { env: llmEnv, input: 'I live in Oslo.\n' });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain(`assistant: stub-model at ${stub.url}/v1`);
+    expect(first.stdout).toContain('strata> Noted.');
+    // the fact came from the LLM extractor (a tool call), not the offline heuristics
+    const extraction = stub.requests.find((r) => (r.body as ChatCompletionRequest).tools?.length);
+    expect(promptText(extraction!.body as ChatCompletionRequest)).toMatch(/user: I live in Oslo\./);
+    readDb(sandbox.dataDir, (db) => expect(db.prepare("SELECT object, degraded FROM facts WHERE predicate = 'lives_in'").all()).toEqual([{ object: 'Oslo', degraded: 0 }]));
+
     const { code, stdout, stderr } = await runCli(['chat'], { env: llmEnv, input: 'Where do I live?\n' });
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(stdout).toContain(`assistant: stub-model at ${stub.url}/v1`);
     expect(stdout).toContain('strata> You live in Oslo.');
     expect(stdout).not.toContain('offline');
-    // the model saw the fact from the earlier (offline) session and the question
-    expect(chatPrompts).toHaveLength(1);
-    expect(chatPrompts[0]).toMatch(/Known facts:\n- User lives in Oslo/);
-    const request = stub.requests.find((r) => promptText(r.body as ChatCompletionRequest).includes('Where do I live?'));
+    // the model saw the fact from the earlier session (a new session here) and the question
+    expect(chatPrompts.at(-1)).toMatch(/Known facts:\n- User lives in Oslo/);
+    const request = stub.requests.filter((r) => promptText(r.body as ChatCompletionRequest).includes('Where do I live?')).at(0);
     expect(request?.headers.authorization).toBe('Bearer sk-test-key-123456');
     expect((request?.body as ChatCompletionRequest).model).toBe('stub-model');
     readDb(sandbox.dataDir, (db) => {

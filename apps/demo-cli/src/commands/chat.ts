@@ -7,7 +7,6 @@ import type { CliConfig } from '../config.js';
 import { pc } from '../format/colors.js';
 import { print } from '../format/output.js';
 import { positiveInt, requireSession, withMemory } from '../run-command.js';
-import { wireAssistant } from '../wiring.js';
 
 interface ChatOptions {
   session?: string;
@@ -28,9 +27,8 @@ export function registerChatCommand(program: Command): void {
         throw new StrataError('INVALID_INPUT', '--session and --continue exclude each other', { hint: 'Pass --session ID for a given session, or --continue for the latest one.' });
       }
       await withMemory(command, async (memory, { config, wiring }) => {
-        const assistant = wireAssistant(config);
         const { session, isResumed } = await resolveSession(memory, config, options);
-        const state: ChatState = { memory, assistant, config, path: wiring.path, session, budgetTokens: options.budget, print, isInteractive: process.stdin.isTTY === true };
+        const state: ChatState = { memory, assistant: wiring.assistant, config, path: wiring.path, session, budgetTokens: options.budget, print, isInteractive: process.stdin.isTTY === true };
         await printBanner(state, isResumed);
         await runChatLoop(state);
       });
