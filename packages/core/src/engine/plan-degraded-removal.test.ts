@@ -44,4 +44,14 @@ describe('planDegradedRemoval', () => {
     expect(plan.deleted.sort()).toEqual(['d1', 'd2']);
     expect(plan.put).toEqual([fact('old', 'Lisbon', 10, ['m1'])]);
   });
+
+  it('lets only the newest of several facts it had superseded become current (one current fact per slot)', () => {
+    // 'late' was applied out of order: stored as history, superseded by the then-current 'd'.
+    const old = fact('old', 'Lisbon', 10, ['m1'], { validTo: 30, supersededBy: 'd' });
+    const late = fact('late', 'Braga', 20, ['m2'], { validTo: 30, supersededBy: 'd' });
+    const degraded = fact('d', 'Porto', 30, ['m3'], { degraded: true });
+    const plan = planDegradedRemoval({ degraded: [degraded], slotFacts: [old, late, degraded], messageIds: new Set(['m3']) });
+    expect(plan.deleted).toEqual(['d']);
+    expect(plan.put).toEqual([{ ...old, validTo: 20, supersededBy: 'late' }, fact('late', 'Braga', 20, ['m2'])]);
+  });
 });

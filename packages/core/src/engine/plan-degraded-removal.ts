@@ -1,4 +1,5 @@
 import type { Fact } from '../domain/derived.js';
+import { spliceOutOfHistory } from './splice-history.js';
 
 export interface DegradedRemovalInput {
   /** Degraded facts whose provenance includes some of `messageIds`. */
@@ -40,17 +41,10 @@ export function planDegradedRemoval(input: DegradedRemovalInput): DegradedRemova
       continue;
     }
     deleted.add(fact.id);
-    for (const older of working.values()) {
-      if (older.supersededBy !== fact.id || deleted.has(older.id)) continue;
-      if (fact.validTo === undefined) {
-        delete older.validTo;
-        delete older.supersededBy;
-      } else {
-        older.validTo = fact.validTo;
-        if (fact.supersededBy) older.supersededBy = fact.supersededBy;
-        else delete older.supersededBy;
-      }
-      changed.add(older.id);
+    const predecessors = [...working.values()].filter((f) => f.supersededBy === fact.id && !deleted.has(f.id));
+    for (const spliced of spliceOutOfHistory(fact, predecessors)) {
+      working.set(spliced.id, spliced);
+      changed.add(spliced.id);
     }
   }
   const put = [...changed].filter((id) => !deleted.has(id)).map((id) => working.get(id)).filter((f): f is Fact => f !== undefined);

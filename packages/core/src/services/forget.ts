@@ -1,5 +1,6 @@
 import type { Fact } from '../domain/derived.js';
 import { jobKey } from '../engine/ids.js';
+import { spliceOutOfHistory } from '../engine/splice-history.js';
 import type { StoreOp } from '../ports/session-store.js';
 import type { MemoryDeps } from './deps.js';
 import { degradedMarkerKey } from './rederive.js';
@@ -106,23 +107,15 @@ async function planFactForget(deps: MemoryDeps, facts: Fact[], gone: Set<string>
   return { deleted: [...deleted], put: [...put.values()], trimmed, restored };
 }
 
-/** A fact whose successor is deleted becomes current again (history stays correct). */
+/** A fact whose successor is deleted takes its place in the slot's history (current again if it was current). */
 async function restoreSuperseded(deps: MemoryDeps, removed: Fact[], deleted: Set<string>, put: Map<string, Fact>): Promise<string[]> {
   const restored: string[] = [];
-  for (const fact of removed) {
+  for (const fact of [...removed].sort((a, b) => a.validFrom - b.validFrom)) {
     const slot = await deps.store.facts({ namespace: fact.namespace, subject: fact.subject, predicate: fact.predicate, includeSuperseded: true });
-    for (const older of slot.filter((f) => f.supersededBy === fact.id && !deleted.has(f.id))) {
-      const base = put.get(older.id) ?? older;
-      const next: Fact = { ...base };
-      if (fact.validTo === undefined) {
-        delete next.validTo;
-        delete next.supersededBy;
-        restored.push(older.id);
-      } else {
-        next.validTo = fact.validTo;
-        if (fact.supersededBy) next.supersededBy = fact.supersededBy;
-      }
-      put.set(older.id, next);
+    const predecessors = slot.map((f) => put.get(f.id) ?? f).filter((f) => f.supersededBy === fact.id && !deleted.has(f.id));
+    for (const next of spliceOutOfHistory(fact, predecessors)) {
+      if (next.validTo === undefined) restored.push(next.id);
+      put.set(next.id, next);
     }
   }
   return restored;

@@ -125,6 +125,46 @@ describe('degraded mode', () => {
     await memory.close();
   });
 
+  it('replaces a degraded synopsis in place, re-folded from the batch summaries', async () => {
+    const { memory, store, model, session, say, markers } = await llmMemory();
+    model.failure = connectionRefused();
+    for (let i = 0; i < 12; i++) await say(`Note number ${i}: I like topic ${i}.`);
+    const [synopsis] = await store.summaries({ sessionId: session.id, level: 'synopsis' });
+    expect(synopsis).toMatchObject({ level: 'synopsis', degraded: true });
+
+    model.failure = undefined;
+    const all = await markers();
+    // A synopsis replaced by a later consolidation leaves a stale marker: cleared, not re-derived.
+    const stale = all.filter((k) => k.startsWith('consolidate:') && !k.endsWith(`:1-${synopsis!.toSeq}#degraded`));
+    expect(stale.length).toBeGreaterThan(0);
+    expect(await memory.rederiveDegraded()).toEqual({ jobs: all.length - stale.length, remaining: 0 });
+    expect(await markers()).toEqual([]);
+    const [replaced] = await store.summaries({ sessionId: session.id, level: 'synopsis' });
+    expect(replaced).toEqual({ ...synopsis, text: replaced!.text, degraded: false });
+    const batches = await store.summaries({ sessionId: session.id, level: 'batch' });
+    const folded = batches.filter((b) => b.toSeq <= synopsis!.toSeq).length;
+    expect(replaced!.text).toBe(`LLM synopsis: ${folded} summaries folded.`);
+    expect(batches.every((b) => !b.degraded)).toBe(true);
+    await memory.close();
+  });
+
+  it('clears the markers of degraded summaries that a forget removes', async () => {
+    const { memory, store, model, session, say, markers } = await llmMemory();
+    model.failure = connectionRefused();
+    for (let i = 0; i < 4; i++) await say(`Entry ${i}: I work at Acme${i}.`);
+    const [first] = await store.summaries({ sessionId: session.id, level: 'batch' });
+    expect(first?.degraded).toBe(true);
+    await memory.forget({ messageIds: [first!.sourceMessageIds[0]!] });
+    expect((await markers()).some((k) => k.startsWith(`summarize:${session.id}:${first!.fromSeq}-${first!.toSeq}#`))).toBe(false);
+
+    model.failure = undefined;
+    expect((await memory.rederiveDegraded()).remaining).toBe(0);
+    const summaries = await store.summaries({ sessionId: session.id });
+    expect(summaries.every((s) => !s.degraded)).toBe(true);
+    expect(summaries.flatMap((s) => s.sourceMessageIds)).not.toContain(first!.sourceMessageIds[0]);
+    await memory.close();
+  });
+
   it('never marks results of offline primary models degraded', async () => {
     const { memory } = await createTestMemory();
     const session = await memory.sessions.create({ namespace: 'ana' });
