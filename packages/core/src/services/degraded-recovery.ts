@@ -7,6 +7,10 @@ import { countDegradedMarkers, enqueueRederive } from './rederive.js';
  * Follows the results one memory applies: counts them (with token usage), remembers the
  * sessions that received degraded results, and re-derives those sessions once a model
  * answers again. Re-derivation never fails an apply: errors go to `onError`.
+ * @example
+ * const recovery = new DegradedRecovery(deps, (error) => log(error));
+ * if (await applyResult(deps, result)) await recovery.applied(result);
+ * recovery.stats().derivation.inputTokens;
  */
 export class DegradedRecovery {
   private readonly counter = new DerivationCounter();

@@ -20,7 +20,13 @@ export interface MemoryStats {
   derivation: DerivationStats;
 }
 
-/** Accumulates what applied results report; one per memory. */
+/**
+ * Accumulates what applied results report; one per memory.
+ * @example
+ * const counter = new DerivationCounter();
+ * counter.record(result); // a result the store accepted
+ * counter.snapshot(); // { inputTokens, outputTokens, modelCalls, results, ... }
+ */
 export class DerivationCounter {
   private readonly totals: DerivationStats = { inputTokens: 0, outputTokens: 0, modelCalls: 0, results: 0, degradedResults: 0, rederivedResults: 0 };
 
