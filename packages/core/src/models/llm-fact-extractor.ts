@@ -13,7 +13,8 @@ export type LlmFactExtractorOptions = z.input<typeof llmModelOptionsSchema>;
 const factsSchema = z.object({
   facts: z.array(
     z.object({
-      turn: z.number().int().describe('The #seq of the turn that states the fact.'),
+      // A plain number: integer bounds in JSON Schema trouble some servers' grammar builders.
+      turn: z.number().describe('The #seq of the turn that states the fact.'),
       subject: z.string().trim().min(1).describe("Who the fact is about: 'user' when the user speaks about themselves, else the person's or thing's name in lower case."),
       predicate: z.string().trim().min(1).describe('The slot in snake_case (lives_in, job_title, employer, sister_name, opinion_of:jazz). Reuse the predicate of a known fact for the same slot.'),
       object: z.string().trim().min(1).describe('The value, with relative dates resolved to YYYY-MM-DD.'),
@@ -21,7 +22,7 @@ const factsSchema = z.object({
       confidence: z.number().describe('How certain the statement is, 0 to 1.'),
     }),
   ).describe('Durable facts stated in the turns; empty when there are none.'),
-});
+}).describe('Records the durable facts stated in the conversation.');
 
 const RULES = [
   'You extract durable facts from a conversation for a long-term memory: identity, where people live and work, relationships, preferences, plans with dates, decisions.',

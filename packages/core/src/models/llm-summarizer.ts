@@ -10,10 +10,10 @@ export type LlmSummarizerOptions = z.input<typeof llmModelOptionsSchema>;
 
 const summarySchema = z.object({
   summary: z.string().trim().min(1).describe('The summary of the new turns, plain prose, third person.'),
-});
+}).describe('Records the summary of the new turns.');
 const synopsisSchema = z.object({
   synopsis: z.string().trim().min(1).describe('The updated synopsis of the whole conversation so far.'),
-});
+}).describe('Records the updated synopsis.');
 
 const SUMMARIZE_RULES = (maxTokens: number) => [
   'You keep the working memory of a conversation between a user and an assistant.',
