@@ -13,7 +13,11 @@ describe('strata demo (the built CLI, spawned as a user runs it)', () => {
     expect(code).toBe(0);
     // tiers fill and the immediate tier stays bounded once promotion starts
     expect(stdout).toMatch(/after {2}4 turns: immediate 4 verbatim \| working 0 summaries/);
-    expect(stdout).toMatch(/after 16 turns: immediate \d verbatim \| working \d summaries \+ synopsis \| long-term \d+ facts \| watermark seq 1[0-9]/);
+    expect(stdout).toMatch(/after 16 turns: immediate \d verbatim \| working \d summar(y|ies) \+ synopsis \| long-term \d+ facts \| watermark seq 1[0-9]/);
+    // promotion and consolidation are named as they land
+    expect(stdout).toMatch(/after  8 turns: .*\n {6}promoted turns 1-4 into a working-tier summary/);
+    expect(stdout).toMatch(/consolidated turns 1-\d+ into the rolling synopsis/);
+    expect(stdout).toMatch(/new facts: User lives in Porto \(supersedes Lisbon\)/);
     // one fact superseded, the new one current
     expect(stdout).toMatch(/superseded\s+user · lives_in\s+Lisbon\s+2026-10-05\s+2026-10-26/);
     expect(stdout).toMatch(/current\s+user · lives_in\s+Porto/);

@@ -1,9 +1,10 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ContextResult, Memory, Session } from '@strata/core';
+import type { ContextResult, ExportBundle, Memory, Session } from '@strata/core';
 import { DEMO_QUESTION, FIRST_SESSION, SECOND_SESSION } from '../demo/script.js';
 import { pc } from '../format/colors.js';
 import { renderContextMessages, renderFacts, renderManifest } from '../format/context.js';
+import { count } from '../format/output.js';
 import { wireMemory } from '../wiring.js';
 import type { CliConfig } from '../config.js';
 
@@ -48,23 +49,41 @@ export async function runDemo(config: CliConfig, print: Print = (line = '') => p
 
 async function playSession(memory: Memory, session: Session, turns: typeof FIRST_SESSION, print: Print): Promise<void> {
   print(`\n${pc.bold(`Session "${session.title}"`)} ${pc.dim(session.id)}: ${turns.length} turns`);
+  const seen = new Set<string>((await memory.facts.list({ namespace: NAMESPACE, includeSuperseded: true })).map((f) => f.id));
   for (const [index, turn] of turns.entries()) {
     await memory.append(session.id, turn);
     if (index % 4 === 3 || index === turns.length - 1) {
       await memory.flush();
       await printTiers(memory, session, index + 1, print);
+      await printPromotions(memory, session, seen, print);
     }
   }
 }
 
 async function printTiers(memory: Memory, session: Session, turns: number, print: Print): Promise<void> {
   const context = await memory.getContext(session.id, { budgetTokens: 4000, query: '' });
-  const count = (tier: string, kind?: string) => context.manifest.filter((m) => m.tier === tier && (!kind || m.kind === kind)).length;
+  const tally = (tier: string, kind?: string) => context.manifest.filter((m) => m.tier === tier && (!kind || m.kind === kind)).length;
   const facts = await memory.facts.list({ namespace: NAMESPACE });
   print(
-    `  after ${String(turns).padStart(2)} turns: immediate ${count('immediate')} verbatim | working ${count('working', 'summary')} summaries` +
-      `${count('working', 'synopsis') ? ' + synopsis' : ''} | long-term ${facts.length} facts | watermark seq ${context.pending.watermarkSeq}`,
+    `  after ${String(turns).padStart(2)} turns: immediate ${tally('immediate')} verbatim | working ${count(tally('working', 'summary'), 'summary', 'summaries')}` +
+      `${tally('working', 'synopsis') ? ' + synopsis' : ''} | long-term ${count(facts.length, 'fact')} | watermark seq ${context.pending.watermarkSeq}`,
   );
+}
+
+/** What landed since the last checkpoint: summaries (promotion), the synopsis, new facts. */
+async function printPromotions(memory: Memory, session: Session, seen: Set<string>, print: Print): Promise<void> {
+  const bundle = JSON.parse(await memory.export(session.id, { format: 'json' })) as ExportBundle;
+  const summaries = bundle.sessions.flatMap((s) => s.summaries).filter((s) => !seen.has(s.id));
+  for (const s of summaries) {
+    seen.add(s.id);
+    print(pc.dim(s.level === 'batch' ? `      promoted turns ${s.fromSeq}-${s.toSeq} into a working-tier summary` : `      consolidated turns ${s.fromSeq}-${s.toSeq} into the rolling synopsis`));
+  }
+  const all = await memory.facts.list({ namespace: NAMESPACE, includeSuperseded: true });
+  const facts = all.filter((f) => !seen.has(f.id));
+  const replaced = (id: string) => all.find((old) => old.supersededBy === id);
+  for (const f of facts) seen.add(f.id);
+  const describe = (f: (typeof all)[number]) => `${f.text.replace(/\.$/, '')}${replaced(f.id) ? ` (supersedes ${replaced(f.id)!.object})` : ''}`;
+  if (facts.length) print(pc.dim(`      new facts: ${facts.map(describe).join('; ')}`));
 }
 
 async function printFacts(memory: Memory, print: Print): Promise<void> {
