@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { createRequire } from 'node:module';
 import { Command } from 'commander';
 import { StrataError } from '@strata/core';
 import { registerChatCommand } from './commands/chat.js';
@@ -34,9 +35,12 @@ Config (flags > env > config file > defaults):
 
 Exit codes: 0 ok, 1 usage or input error (with a hint), 2 backend unavailable.`;
 
+const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+
 const program = new Command()
   .name('strata')
   .description('strata: multi-tier memory for LLM agents')
+  .version(version)
   .option('--config <file>', 'config file (JSON)')
   .option('--data-dir <dir>', 'directory of the SQLite files (env STRATA_DATA_DIR)')
   .option('-n, --namespace <ns>', 'namespace of sessions, search and facts (env STRATA_NAMESPACE; default "default")')

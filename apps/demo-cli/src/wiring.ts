@@ -55,18 +55,20 @@ export async function wireMemory(config: CliConfig, options: WireOptions = {}): 
   const models = wireModels(options.offline ? {} : config);
   const knowledge = await wireKnowledge(config, path, models.embeddingsModel);
   const queue = config.redisUrl && !options.offline ? await createBullMqJobQueue({ url: config.redisUrl, prefix: config.redisPrefix }) : undefined;
-  const { assistant, embeddingsModel: _name, ...ports } = models;
   const memory = await createMemory({
     store: await createSqliteSessionStore({ path }),
     knowledge,
-    ...ports,
+    summarizer: models.summarizer,
+    extractor: models.extractor,
+    embeddings: models.embeddings,
+    tokens: models.tokens,
     ...(queue ? { queue } : {}),
     ...(options.policy ? { policy: options.policy } : {}),
   });
   const storage = config.chromaUrl
     ? `${path} (SQLite session store) + Chroma at ${config.chromaUrl} (knowledge base)`
     : `${path} (SQLite: session store and knowledge base in one file)`;
-  return { memory, path, storage, assistant };
+  return { memory, path, storage, assistant: models.assistant };
 }
 
 function wireModels(config: Pick<CliConfig, 'llm' | 'embeddings'>): Models {

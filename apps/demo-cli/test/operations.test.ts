@@ -32,8 +32,10 @@ describe('strata read commands: tables for people, --json for scripts', () => {
   it('show prints the turns verbatim', async () => {
     const { stdout } = await runCli(['show', sessionId, '--last', '2'], { env });
     expect(stdout).toMatch(/#3 .* user: I love hiking on the coastal trail in Sintra\.\n#4 .* user: I moved to Porto last week\./);
-    const data = json<{ messages: { seq: number }[] }>(await runCli(['show', sessionId, '--json'], { env }));
+    const data = json<{ messages: { id: string; seq: number }[] }>(await runCli(['show', sessionId, '--json'], { env }));
     expect(data.messages.map((m) => m.seq)).toEqual([1, 2, 3, 4]);
+    const withIds = await runCli(['show', sessionId, '--ids'], { env });
+    expect(withIds.stdout).toContain(`${data.messages[3]!.id} #4 `);
   });
 
   it('facts shows current facts, and with --all the superseded one', async () => {

@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline';
 import { StrataError } from '@strata/core';
 import { pc } from '../format/colors.js';
 import { count } from '../format/output.js';
+import { startSpinner } from '../format/progress.js';
 import { isCommand, runCommand } from './chat-commands.js';
 import type { ChatState } from './chat-state.js';
 import { runTurn } from './chat-turn.js';
@@ -28,7 +29,9 @@ export async function runChatLoop(state: ChatState, input: NodeJS.ReadableStream
     process.off('SIGTERM', stop);
     rl.close();
   }
+  const spinner = startSpinner('finishing summaries and facts');
   await state.memory.flush();
+  spinner.succeed('memory up to date');
   const messages = await state.memory.messages(state.session.id);
   state.print(`\nsaved session ${state.session.id} (${count(messages.length, 'message')}) in ${state.path}`);
   state.print(pc.dim(`continue it with: strata chat --continue${state.config.namespace === 'default' ? '' : ` --namespace ${state.config.namespace}`}  (or --session ${state.session.id})`));

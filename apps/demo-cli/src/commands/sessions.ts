@@ -26,14 +26,15 @@ export function registerSessionCommands(program: Command): void {
     .command('show <id>')
     .description("print a session's messages, verbatim")
     .option('--last <n>', 'only the last N messages', positiveInt)
+    .option('--ids', 'show message ids (for strata forget --message)')
     .option('--json', 'print JSON')
-    .action(async (id: string, options: { last?: number; json?: boolean }, command: Command) =>
+    .action(async (id: string, options: { last?: number; ids?: boolean; json?: boolean }, command: Command) =>
       withMemory(command, async (memory) => {
         const { session, messages } = await readSession(memory, id, options.last);
         if (options.json) return printJson({ session, messages });
         print(`${pc.bold(session.title ?? session.id)} ${pc.dim(`${session.id} · namespace ${session.namespace} · created ${formatTime(session.createdAt)}`)}`);
         if (!messages.length) print(pc.dim('(no messages)'));
-        for (const m of messages) print(renderMessage(m));
+        for (const m of messages) print(options.ids ? `${pc.dim(m.id)} ${renderMessage(m)}` : renderMessage(m));
       }),
     );
 }
