@@ -15,6 +15,12 @@ interface ForgetOptions {
 
 /** `strata forget ...`, `strata prune --days N` and `strata reindex`. */
 export function registerForgetCommands(program: Command): void {
+  registerForget(program);
+  registerPrune(program);
+  registerReindex(program);
+}
+
+function registerForget(program: Command): void {
   program
     .command('forget')
     .description('delete a session, some messages or a whole namespace, and everything derived from them')
@@ -33,7 +39,9 @@ export function registerForgetCommands(program: Command): void {
         print(renderForget(report));
       });
     });
+}
 
+function registerPrune(program: Command): void {
   program
     .command('prune')
     .description('forget sessions not updated for N days (every namespace unless --namespace is given)')
@@ -52,7 +60,9 @@ export function registerForgetCommands(program: Command): void {
         print(`${verb} ${count(sessions.length, 'session')} not updated for ${count(options.days, 'day')}${sessions.length ? `: ${sessions.join(', ')}` : ''}`);
       }),
     );
+}
 
+function registerReindex(program: Command): void {
   program
     .command('reindex')
     .description('rebuild the vector index from the session store (e.g. after changing the embeddings model)')
