@@ -6,7 +6,8 @@ export default defineProject({
   test: {
     name: 'demo-cli',
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    testTimeout: 30_000,
+    // Tests spawn the CLI several times; under a full parallel run on two cores that takes a while.
+    testTimeout: 120_000,
     // The CLI tests spawn the built `strata`: build it (and what it imports) once, first.
     globalSetup: ['test/support/build-cli.ts'],
   },

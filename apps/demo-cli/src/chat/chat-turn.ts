@@ -1,5 +1,6 @@
 import { analyzeText, StrataError, type SearchHit } from '@strata/core';
 import { pc } from '../format/colors.js';
+import { startSpinner } from '../format/progress.js';
 import type { ChatState } from './chat-state.js';
 
 /** Hits considered for the offline assistant's answer. */
@@ -18,9 +19,12 @@ export async function runTurn(state: ChatState, text: string): Promise<void> {
   const context = await memory.getContext(session.id, { query: text, budgetTokens: state.budgetTokens });
   const related = assistant.isOffline ? await findRelated(state, text, stored?.id) : [];
   let reply: string;
+  const spinner = assistant.isOffline ? undefined : startSpinner(`asking ${assistant.label}`);
   try {
     reply = await assistant.reply({ message: text, context, related });
+    spinner?.clear();
   } catch (error) {
+    spinner?.clear();
     throw new StrataError('BACKEND_UNAVAILABLE', `the model (${assistant.label}) did not answer: ${error instanceof Error ? error.message : String(error)}`, {
       hint: 'Your message is stored. Check STRATA_LLM_BASE_URL / STRATA_LLM_MODEL (strata config), then send it again.',
       cause: error,

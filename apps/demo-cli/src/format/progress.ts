@@ -5,12 +5,14 @@ import yoctoSpinner from 'yocto-spinner';
 export interface Spinner {
   succeed(text: string): void;
   fail(text: string): void;
+  /** Removes the spinner line, leaving nothing behind. */
+  clear(): void;
 }
 
 export function startSpinner(text: string): Spinner {
-  if (!process.stderr.isTTY) return { succeed: () => undefined, fail: () => undefined };
+  if (!process.stderr.isTTY) return { succeed: () => undefined, fail: () => undefined, clear: () => undefined };
   const spinner = yoctoSpinner({ text, stream: process.stderr, handleSignals: false }).start();
-  return { succeed: (done) => spinner.success(done), fail: (failed) => spinner.error(failed) };
+  return { succeed: (done) => spinner.success(done), fail: (failed) => spinner.error(failed), clear: () => void spinner.stop() };
 }
 
 export interface Progress {
