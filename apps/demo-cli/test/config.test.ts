@@ -26,9 +26,10 @@ describe('strata config: flags > env > config file > defaults', () => {
     expect(settingOf(report, 'dataDir')).toMatchObject({ value: join(sandbox.dir, 'config', 'strata', 'relative-data'), source: 'file' }); // relative to the file
     expect(settingOf(report, 'llm.apiKey')).toMatchObject({ value: '****cdef', source: 'file' });
     expect(settingOf(report, 'embeddings.model')).toMatchObject({ value: null, source: 'unset' });
-    const table = await runCli(['config'], { env: { ...env, OPENAI_API_KEY: 'sk-secret-from-env-9876' } });
+    const table = await runCli(['config'], { env: { ...env, OPENAI_API_KEY: 'sk-secret-from-env-9876', STRATA_REDIS_URL: 'redis://app:hunter2@env.example:6379' } });
     expect(table.stdout).toMatch(/llm\.apiKey\s+\*{4}9876\s+env\s+OPENAI_API_KEY/);
-    expect(table.stdout).not.toContain('sk-secret');
+    expect(table.stdout).toMatch(/redisUrl\s+redis:\/\/app:\*{4}@env\.example:6379\s+env/);
+    expect(table.stdout).not.toMatch(/sk-secret|hunter2/);
   });
 
   it('falls back to the defaults without a config file', async () => {

@@ -24,7 +24,7 @@ export function registerConfigCommand(program: Command): void {
 function describeConfig(loaded: LoadedConfig): { key: string; value: string | null; source: string; env: string }[] {
   return SETTINGS.map((s) => {
     const raw = loaded.values[s.key];
-    const value = raw === undefined ? null : 'secret' in s ? mask(String(raw)) : String(raw);
+    const value = raw === undefined ? null : 'secret' in s ? mask(String(raw)) : maskUrlPassword(String(raw));
     return { key: s.key, value, source: loaded.sources[s.key], env: s.env };
   });
 }
@@ -32,4 +32,13 @@ function describeConfig(loaded: LoadedConfig): { key: string; value: string | nu
 /** Shows that a secret is set and which one, never the secret: `****cdef`. */
 export function mask(secret: string): string {
   return secret.length <= 8 ? '****' : `****${secret.slice(-4)}`;
+}
+
+/** `redis://user:****@host:6379`: a password inside a URL is a secret too. */
+function maskUrlPassword(value: string): string {
+  if (!URL.canParse(value)) return value;
+  const url = new URL(value);
+  if (!url.password) return value;
+  url.password = '****';
+  return url.toString();
 }
