@@ -1,6 +1,7 @@
 /**
  * Benchmark entry: `npm run bench` (full) or `npm run bench -- --quick` (< 30 s).
- * Runs the scenarios and writes bench/results/<name>.json and .md.
+ * Runs the scenarios and writes bench/results/<name>.json and .md. Scenario names after the
+ * flags run only those: `npm run bench -- worker-throughput` (needs Redis).
  */
 import type { BenchResult } from './lib/bench-result.js';
 import { describeEnvironment, type Environment } from './lib/environment.js';
@@ -10,6 +11,11 @@ import { FULL_SIZES, QUICK_SIZES, runMemoryLatency } from './scenarios/memory-la
 import { inMemoryTarget, sqliteTarget } from './scenarios/memory-targets.js';
 import { runKnowledgeBasesBench } from './scenarios/knowledge-bases.js';
 import { runSqliteKnowledgeBaseBench } from './scenarios/sqlite-knowledge-base.js';
+import { runWorkerThroughputBench } from './scenarios/worker-throughput.js';
+
+const SCENARIOS = ['in-memory-latency', 'sqlite-latency', 'sqlite-knowledge-base', 'knowledge-bases', 'worker-throughput'];
+/** Scenarios that spawn processes and need Redis: part of a full run, of a --quick run only when named. */
+const ONLY_WHEN_NAMED_IF_QUICK = new Set(['worker-throughput']);
 
 /** Each target with the corpora it is measured at (SQLite, the embedded default, up to 100k). */
 function plan(isQuick: boolean): { result: string; target: MemoryTarget; sizes: LatencySizes }[] {
@@ -20,10 +26,13 @@ function plan(isQuick: boolean): { result: string; target: MemoryTarget; sizes: 
   ];
 }
 
-function parseArgs(argv: string[]): { isQuick: boolean } {
-  const unknown = argv.filter((arg) => arg !== '--quick');
-  if (unknown.length) throw new Error(`unknown argument(s): ${unknown.join(' ')}. Usage: npm run bench [-- --quick]`);
-  return { isQuick: argv.includes('--quick') };
+function parseArgs(argv: string[]): { isQuick: boolean; wants: (name: string) => boolean } {
+  const unknown = argv.filter((arg) => arg !== '--quick' && !SCENARIOS.includes(arg));
+  if (unknown.length) throw new Error(`unknown argument(s): ${unknown.join(' ')}. Usage: npm run bench [-- --quick] [${SCENARIOS.join(' | ')} ...]`);
+  const isQuick = argv.includes('--quick');
+  const named = new Set(argv.filter((arg) => SCENARIOS.includes(arg)));
+  const wants = (name: string): boolean => (named.size ? named.has(name) : !(isQuick && ONLY_WHEN_NAMED_IF_QUICK.has(name)));
+  return { isQuick, wants };
 }
 
 /** Prints an error and its causes: the cause names the core API call that failed. */
@@ -37,14 +46,16 @@ function report(error: unknown): void {
 }
 
 async function main(): Promise<void> {
-  const { isQuick } = parseArgs(process.argv.slice(2));
+  const { isQuick, wants } = parseArgs(process.argv.slice(2));
   const environment = describeEnvironment();
   for (const { result, target, sizes } of plan(isQuick)) {
-    await runOne(result, isQuick, environment, () => runMemoryLatency(target, sizes));
+    if (wants(result)) await runOne(result, isQuick, environment, () => runMemoryLatency(target, sizes));
   }
-  await runOne('sqlite-knowledge-base', isQuick, environment, () => runSqliteKnowledgeBaseBench({ quick: isQuick }));
+  if (wants('sqlite-knowledge-base')) await runOne('sqlite-knowledge-base', isQuick, environment, () => runSqliteKnowledgeBaseBench({ quick: isQuick }));
   // embedded SQLite KB and Chroma side by side in one run (Chroma: scripts/services.sh up)
-  await runOne('knowledge-bases', isQuick, environment, () => runKnowledgeBasesBench({ quick: isQuick }));
+  if (wants('knowledge-bases')) await runOne('knowledge-bases', isQuick, environment, () => runKnowledgeBasesBench({ quick: isQuick }));
+  // derivation on BullMQ with 1, 2, 4 worker processes, and freshness (Redis: scripts/services.sh up)
+  if (wants('worker-throughput')) await runOne('worker-throughput', isQuick, environment, () => runWorkerThroughputBench({ quick: isQuick }));
 }
 
 async function runOne(result: string, isQuick: boolean, environment: Environment, scenario: () => Promise<Omit<BenchResult, 'name' | 'isQuick' | 'environment'>>): Promise<void> {

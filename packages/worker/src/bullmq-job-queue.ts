@@ -104,21 +104,22 @@ export class BullMqJobQueue implements JobQueue {
     // Tracked first: a job that completes before add() returns must still be seen settling.
     for (const job of jobs) this.tracker.track(job);
     try {
-      await Promise.all(jobs.map((job) => this.addOne(job)));
+      const presences = await Promise.all(jobs.map((job) => presenceOf(this.client, this.queues, job)));
+      const fresh = jobs.filter((_, i) => presences[i]?.derive !== 'live' && presences[i]?.apply !== 'live');
+      // A key that failed for good starts over: its failed jobs would block the same id.
+      await Promise.all(jobs.map(async (job, i) => {
+        const id = jobIdOf(job.key);
+        if (presences[i]?.derive === 'failed') await this.queues.derive[job.type].remove(id);
+        if (presences[i]?.apply === 'failed') await this.queues.apply.remove(id);
+      }));
+      const tokens = await Promise.all(fresh.map((job) => this.index.add(refOf(job))));
+      await Promise.all(DERIVE_QUEUES.map((type) => {
+        const bulk = fresh.flatMap((job, i) => (job.type === type ? [{ name: type, data: { job, token: tokens[i] as number }, opts: jobOptions(job.key, this.settings.attempts, this.settings.backoffMs) }] : []));
+        return bulk.length ? this.queues.derive[type].addBulk(bulk) : Promise.resolve([]);
+      }));
     } catch (error) {
       throw toStrataError(error, this.settings.redis.where);
     }
-  }
-
-  private async addOne(job: DeriveJob): Promise<void> {
-    const presence = await presenceOf(this.client, this.queues, job);
-    if (presence.derive === 'live' || presence.apply === 'live') return;
-    const id = jobIdOf(job.key);
-    const derive = this.queues.derive[job.type];
-    if (presence.derive === 'failed') await derive.remove(id);
-    if (presence.apply === 'failed') await this.queues.apply.remove(id);
-    const token = await this.index.add(refOf(job));
-    await derive.add(job.type, { job, token }, jobOptions(job.key, this.settings.attempts, this.settings.backoffMs));
   }
 
   async pending(sessionId?: string): Promise<PendingJob[]> {

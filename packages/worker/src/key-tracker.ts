@@ -1,5 +1,7 @@
 import type { DeriveJob } from '@strata/core';
 
+const CHECK_BATCH = 200;
+
 /** What a check found for the tracked jobs: done for good (applied or failed) or gone from Redis. */
 export interface CheckOutcome {
   settled: string[];
@@ -26,6 +28,8 @@ export class KeyTracker {
   private timer: NodeJS.Timeout | null = null;
   private checking: Promise<void> | null = null;
   private isClosed = false;
+  /** Where the next check starts: each check reads at most CHECK_BATCH keys, in turn. */
+  private cursor = 0;
 
   constructor(private readonly options: KeyTrackerOptions) {}
 
@@ -74,13 +78,23 @@ export class KeyTracker {
 
   private async runCheck(): Promise<void> {
     try {
-      const { settled, lost } = await this.options.check([...this.unsettled.values()]);
+      const { settled, lost } = await this.options.check(this.nextBatch());
       for (const key of settled) this.unsettled.delete(key);
       if (lost.length) await this.options.requeue(lost);
     } catch (error) {
       this.options.onError(error);
     }
     this.notifyIfIdle();
+  }
+
+  /** A slice of the tracked jobs, so that a large backlog costs Redis a bounded amount per poll. */
+  private nextBatch(): DeriveJob[] {
+    const all = [...this.unsettled.values()];
+    if (all.length <= CHECK_BATCH) return all;
+    const start = this.cursor % all.length;
+    this.cursor = start + CHECK_BATCH;
+    const batch = all.slice(start, start + CHECK_BATCH);
+    return batch.length < CHECK_BATCH ? [...batch, ...all.slice(0, CHECK_BATCH - batch.length)] : batch;
   }
 
   private notifyIfIdle(): void {

@@ -38,10 +38,11 @@ export async function probeRedis(settings: RedisSettings): Promise<void> {
 /**
  * A client that reconnects forever. `isWorker`: commands wait for Redis however long it is
  * down (BullMQ requires this of workers); otherwise a command fails after about 20
- * reconnection attempts (~30 s), so an app's calls do not hang forever.
+ * reconnection attempts (~20 s), so an app's calls do not hang forever.
  */
 export function openRedis(settings: RedisSettings, isWorker: boolean, onError: (error: unknown) => void): Redis {
-  const options: RedisOptions = { ...redisOptionsFor(settings, isWorker), lazyConnect: false };
+  // Auto-pipelining sends the commands of one tick in one write: enqueue and pending issue many at once.
+  const options: RedisOptions = { ...redisOptionsFor(settings, isWorker), lazyConnect: false, enableAutoPipelining: true };
   const client = new Redis(options);
   client.on('error', onError);
   return client;

@@ -2,13 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DeriveResult, JobRuntime } from '@strata/core';
 import { createBullMqJobQueue, listFailedJobs, readQueueStats, redriveFailedJobs, startWorker } from '../src/index.js';
 import type { WorkerHandle } from '../src/index.js';
-import { memoryOn, openWorld, POLICY, referenceSnapshot, snapshot, turnsFor } from './fixtures/conversation.js';
+import { memoryOn, namespaceOf, openWorld, POLICY, referenceSnapshot, snapshot, turnsFor } from './fixtures/conversation.js';
 import { offlineModels } from './fixtures/models.js';
 import { REDIS_URL, deleteKeys, redisUnavailable, uniquePrefix } from './redis-server.js';
 
 const unavailable = await redisUnavailable();
 const SESSIONS = [{ n: 1, turns: 30 }, { n: 2, turns: 22 }];
-const NAMESPACE = 'u1';
 
 /** Polls `read` until `done` holds, at most `ms`. */
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
@@ -30,12 +29,12 @@ if (unavailable === null) {
     it('derives in a worker, applies here: pending before flush, none after, every tier counted exactly once', async () => {
       const prefix = uniquePrefix();
       cleanup.push(() => deleteKeys(prefix));
-      const expected = await referenceSnapshot(SESSIONS, NAMESPACE);
+      const expected = await referenceSnapshot(SESSIONS);
       const world = await openWorld();
       const memory = await memoryOn(world, await createBullMqJobQueue({ url: REDIS_URL, prefix, deriveConcurrency: 0, backoffMs: 10, pollMs: 50 }));
       cleanup.push(() => memory.close());
       for (const { n, turns } of SESSIONS) {
-        await memory.sessions.create({ namespace: NAMESPACE, id: `s${n}` });
+        await memory.sessions.create({ namespace: namespaceOf(`s${n}`), id: `s${n}` });
         await memory.append(`s${n}`, turnsFor(n, turns));
       }
 
@@ -52,12 +51,12 @@ if (unavailable === null) {
       const after = await memory.getContext('s1');
       expect(after.pending.jobs).toEqual([]);
       expect(after.pending.uncoveredMessages).toBeLessThan(30);
-      const got = await snapshot(world, ['s1', 's2'], NAMESPACE);
+      const got = await snapshot(world, ['s1', 's2']);
       expect(got).toEqual(expected);
       expect(got.summaries).toBeGreaterThan(0);
       expect(got.facts).toBeGreaterThan(0);
       expect(got.distinctLedgerKeys).toBe(got.ledgerJobs);
-      const hits = await memory.search({ namespace: NAMESPACE, query: 'where do I live', k: 5, kinds: ['fact'] });
+      const hits = await memory.search({ namespace: namespaceOf('s1'), query: 'where do I live', k: 5, kinds: ['fact'] });
       expect(hits.length).toBeGreaterThan(0);
 
       const stats = await worker.stats();
@@ -69,17 +68,17 @@ if (unavailable === null) {
     it('derives in the app process too (deriveConcurrency > 0), with the same result', async () => {
       const prefix = uniquePrefix();
       cleanup.push(() => deleteKeys(prefix));
-      const expected = await referenceSnapshot(SESSIONS, NAMESPACE);
+      const expected = await referenceSnapshot(SESSIONS);
       const world = await openWorld();
       const memory = await memoryOn(world, await createBullMqJobQueue({ url: REDIS_URL, prefix, backoffMs: 10, pollMs: 50 }));
       cleanup.push(() => memory.close());
       for (const { n, turns } of SESSIONS) {
-        await memory.sessions.create({ namespace: NAMESPACE, id: `s${n}` });
+        await memory.sessions.create({ namespace: namespaceOf(`s${n}`), id: `s${n}` });
         await memory.append(`s${n}`, turnsFor(n, turns));
       }
       await memory.flush();
       expect((await memory.getContext('s2')).pending.jobs).toEqual([]);
-      expect(await snapshot(world, ['s1', 's2'], NAMESPACE)).toEqual(expected);
+      expect(await snapshot(world, ['s1', 's2'])).toEqual(expected);
     });
 
     it('keeps a job that failed for good, lists it, and applies it once after a redrive', async () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Memory } from '@strata/core';
 import { createBullMqJobQueue } from '../src/index.js';
 import type { BullMqJobQueue, BullMqJobQueueOptions } from '../src/index.js';
-import { memoryOn, openWorld, referenceSnapshot, snapshot, turnsFor } from './fixtures/conversation.js';
+import { memoryOn, namespaceOf, openWorld, referenceSnapshot, snapshot, turnsFor } from './fixtures/conversation.js';
 import type { World } from './fixtures/conversation.js';
 import { modelServer, until, within } from './fixtures/model-server.js';
 import { killAllWorkers, spawnWorker } from './fixtures/spawn-worker.js';
@@ -12,8 +12,7 @@ import type { OwnRedis } from './redis-server.js';
 const unavailable = await redisUnavailable();
 const SESSIONS = [{ n: 1, turns: 30 }, { n: 2, turns: 22 }, { n: 3, turns: 26 }];
 const IDS = SESSIONS.map(({ n }) => `s${n}`);
-const NAMESPACE = 'u1';
-const expected = unavailable === null ? await referenceSnapshot(SESSIONS, NAMESPACE) : null;
+const expected = unavailable === null ? await referenceSnapshot(SESSIONS) : null;
 
 interface App {
   world: World;
@@ -29,7 +28,7 @@ async function openApp(options: BullMqJobQueueOptions): Promise<App> {
 
 async function converse(memory: Memory, sessions = SESSIONS): Promise<void> {
   for (const { n, turns } of sessions) {
-    await memory.sessions.create({ namespace: NAMESPACE, id: `s${n}` });
+    await memory.sessions.create({ namespace: namespaceOf(`s${n}`), id: `s${n}` });
     await memory.append(`s${n}`, turnsFor(n, turns));
   }
 }
@@ -47,7 +46,7 @@ if (unavailable === null) {
       cleanup.push(() => deleteKeys(prefix));
       const app = await openApp({ url: REDIS_URL, prefix });
       cleanup.push(() => app.memory.close());
-      const victim = spawnWorker({ url: REDIS_URL, prefix, models: 'hang', concurrency: 2 });
+      const victim = spawnWorker({ url: REDIS_URL, prefix, models: 'hang', concurrency: 2, lockDurationMs: 2000 });
       await victim.waitFor('ready');
       await converse(app.memory);
       const held = (await victim.waitFor('active ')).slice('active '.length);
@@ -58,7 +57,7 @@ if (unavailable === null) {
       await within(app.memory.flush(), 60_000, 'flush after the kill');
 
       expect(survivor.lines(`completed ${held}`)).toHaveLength(1);
-      const got = await snapshot(app.world, IDS, NAMESPACE);
+      const got = await snapshot(app.world, IDS);
       expect(got).toEqual(expected);
       const stats = await app.queue.stats();
       expect(stats.stalled).toBeGreaterThanOrEqual(1);
@@ -83,7 +82,7 @@ if (unavailable === null) {
       const rest = spawnWorker({ url: REDIS_URL, prefix, models: 'offline' });
       await rest.waitFor('ready');
       await within(app.memory.flush(), 60_000, 'flush after the shutdown');
-      expect(await snapshot(app.world, IDS, NAMESPACE)).toEqual(expected);
+      expect(await snapshot(app.world, IDS)).toEqual(expected);
       expect((await app.queue.stats()).stalled).toBe(0);
     });
 
@@ -114,7 +113,7 @@ if (unavailable === null) {
       await model.start();
       await within(app.memory.flush(), 60_000, 'flush after the model came back');
 
-      expect(await snapshot(app.world, IDS, NAMESPACE)).toEqual(expected);
+      expect(await snapshot(app.world, IDS)).toEqual(expected);
       const summaries = (await Promise.all(IDS.map((sessionId) => app.world.store.summaries({ sessionId })))).flat();
       expect(summaries.every((summary) => !summary.degraded)).toBe(true);
       expect(model.calls()).toBeGreaterThan(callsBefore);
@@ -146,7 +145,7 @@ if (unavailable === null) {
       await redis.start();
       await within(app.memory.flush(), 90_000, 'flush after the Redis restart');
 
-      expect(await snapshot(app.world, IDS, NAMESPACE)).toEqual(expected);
+      expect(await snapshot(app.world, IDS)).toEqual(expected);
       const completedAfter = workers.map((worker) => worker.lines('completed ').length);
       expect(completedAfter.some((count, i) => count > (completedAtRestart[i] ?? 0))).toBe(true);
       expect(workers.every((worker) => worker.child.exitCode === null)).toBe(true);
