@@ -6,6 +6,7 @@ import type { MemoryDeps } from './deps.js';
 import { relatedFacts, toTurn } from './schedule.js';
 
 const DEGRADED = '#degraded';
+const REDERIVE = '#rederive@';
 
 /**
  * The ledger key recording that the result of job `key` was applied degraded. It sits beside
@@ -22,7 +23,7 @@ export function isDegradedMarker(record: JobRecord): boolean {
 
 /** One key per marker, so that a range degraded again after a forget is re-derived again. */
 function rederiveKey(marker: JobRecord): string {
-  return `${marker.key.slice(0, -DEGRADED.length)}#rederive@${marker.appliedAt}`;
+  return `${marker.key.slice(0, -DEGRADED.length)}${REDERIVE}${marker.appliedAt}`;
 }
 
 /**
@@ -79,4 +80,32 @@ async function previousSummaryText(deps: MemoryDeps, sessionId: string, batches:
   if (before) return before.text;
   const synopsis = (await deps.store.summaries({ sessionId, level: 'synopsis' }))[0];
   return synopsis && synopsis.toSeq < fromSeq ? synopsis.text : undefined;
+}
+
+/**
+ * Plans and enqueues the re-derivation of the given sessions. `settled`: sessions with no
+ * degraded artefact left and no re-derivation pending.
+ */
+export async function enqueueRederive(deps: MemoryDeps, sessionIds: readonly string[]): Promise<{ jobs: number; settled: string[] }> {
+  const pending = await deps.queue.pending();
+  const settled: string[] = [];
+  let count = 0;
+  for (const sessionId of sessionIds) {
+    const jobs = await planRederiveJobs(deps, sessionId, pending);
+    const isRunning = pending.some((p) => p.sessionId === sessionId && p.state !== 'failed' && p.key.includes(REDERIVE));
+    if (!jobs.length && !isRunning) settled.push(sessionId);
+    if (jobs.length) await deps.queue.enqueue(jobs);
+    count += jobs.length;
+  }
+  return { jobs: count, settled };
+}
+
+/** Degraded markers left per session (sessions without any are omitted). */
+export async function countDegradedMarkers(deps: MemoryDeps, sessionIds: readonly string[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const sessionId of sessionIds) {
+    const n = (await deps.store.jobs({ sessionId })).filter(isDegradedMarker).length;
+    if (n) counts.set(sessionId, n);
+  }
+  return counts;
 }
