@@ -7,5 +7,7 @@ export default defineProject({
     name: 'worker',
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     testTimeout: 60_000,
+    // cleanup closes queues and stops worker processes and a Redis of the test's own
+    hookTimeout: 60_000,
   },
 });

@@ -18,6 +18,12 @@ export interface BullMqJobQueueOptions extends RedisConnectionOptions {
   backoffMs?: number;
   /** How often `drain()` re-reads the states of its jobs in Redis. @defaultValue 250 */
   pollMs?: number;
+  /**
+   * While the connection is lost, how long `enqueue` and `pending` wait for it before failing
+   * with BACKEND_UNAVAILABLE (enqueued jobs are kept and enqueued once Redis answers), so
+   * that `append` and `getContext` do not hang on a Redis that is down. @defaultValue 2000
+   */
+  reconnectWaitMs?: number;
   /** A job held by a process that stopped answering is taken back after about this long. @defaultValue 30000 */
   lockDurationMs?: number;
   /** @defaultValue 30000 */
@@ -35,6 +41,7 @@ export interface BullMqJobQueueSettings {
   attempts: number;
   backoffMs: number;
   pollMs: number;
+  reconnectWaitMs: number;
   stall: StallSettings;
   onError?: ((error: StrataError) => void) | undefined;
 }
@@ -54,6 +61,7 @@ const schema = z
     attempts: z.int().positive().default(4),
     backoffMs: z.int().min(0).default(1000),
     pollMs: z.int().positive().default(250),
+    reconnectWaitMs: z.int().min(0).default(2000),
     onError: z.custom<(error: StrataError) => void>((v) => typeof v === 'function', { error: 'onError must be a function' }).optional(),
   })
   .strict()
@@ -69,6 +77,7 @@ export function parseQueueOptions(options: BullMqJobQueueOptions): BullMqJobQueu
     attempts: o.attempts,
     backoffMs: o.backoffMs,
     pollMs: o.pollMs,
+    reconnectWaitMs: o.reconnectWaitMs,
     stall: { lockDurationMs: o.lockDurationMs, stalledIntervalMs: o.stalledIntervalMs, maxStalledCount: o.maxStalledCount },
     onError: o.onError,
   };

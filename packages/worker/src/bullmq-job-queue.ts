@@ -1,13 +1,13 @@
 import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { StrataError } from '@strata/core';
-import type { DeriveJob, JobQueue, JobRef, JobRuntime, PendingJob } from '@strata/core';
+import type { DeriveJob, JobQueue, JobRuntime, PendingJob } from '@strata/core';
 import { startApplyWorker } from './apply-worker.js';
 import { parseQueueOptions } from './bullmq-job-queue-options.js';
 import type { BullMqJobQueueOptions, BullMqJobQueueSettings } from './bullmq-job-queue-options.js';
 import { startDeriveWorkers } from './derive-workers.js';
 import { KeyTracker } from './key-tracker.js';
-import type { CheckOutcome } from './key-tracker.js';
+import { checkKeys, refOf } from './check-keys.js';
 import { MetricsRecorder } from './metrics.js';
 import { PendingIndex } from './pending-index.js';
 import { readPending } from './pending-jobs.js';
@@ -16,7 +16,7 @@ import type { QueueStats } from './queue-stats.js';
 import { jobIdOf, strataKeys, DERIVE_QUEUES } from './redis-keys.js';
 import { jobOptions, openQueues, presenceOf } from './queues.js';
 import type { StrataQueues } from './queues.js';
-import { closeRedis, openRedis, probeRedis } from './redis-client.js';
+import { awaitConnection, closeRedis, isReconnecting, openRedis, probeRedis } from './redis-client.js';
 import { errorReporter } from './report-errors.js';
 import { toStrataError } from './to-strata-error.js';
 
@@ -50,13 +50,16 @@ export class BullMqJobQueue implements JobQueue {
     this.metrics = new MetricsRecorder(client, keys, reportError);
     this.tracker = new KeyTracker({
       pollMs: settings.pollMs,
-      check: (jobs) => this.check(jobs),
+      check: (items) => checkKeys(this.client, this.queues, items),
       requeue: (jobs) => this.enqueue(jobs),
       onError: reportError,
     });
   }
 
-  /** Starts the apply worker and, unless `deriveConcurrency` is 0, local derive workers. */
+  /**
+   * Starts the apply worker and, unless `deriveConcurrency` is 0, local derive workers, and
+   * adopts the jobs a previous run left unapplied (drain() waits for them).
+   */
   async start(runtime: JobRuntime): Promise<void> {
     this.assertOpen();
     if (this.runtime !== null) {
@@ -79,6 +82,12 @@ export class BullMqJobQueue implements JobQueue {
         onEvent: (event) => (event.type === 'failed' ? tracker.checkSoon() : undefined),
       });
       this.workers.push(...derive);
+    }
+    // Jobs a previous run of the app left unapplied: flush() waits for them too.
+    try {
+      for (const { ref } of await index.entries()) tracker.adopt(ref);
+    } catch (error) {
+      throw toStrataError(error, settings.redis.where);
     }
   }
 
@@ -103,6 +112,8 @@ export class BullMqJobQueue implements JobQueue {
   private async add(jobs: DeriveJob[]): Promise<void> {
     // Tracked first: a job that completes before add() returns must still be seen settling.
     for (const job of jobs) this.tracker.track(job);
+    // An append must not wait long for Redis: the tracker enqueues these once it answers.
+    await this.awaitRedis(`${jobs.length} job(s) kept, enqueued once it answers`);
     try {
       const presences = await Promise.all(jobs.map((job) => presenceOf(this.client, this.queues, job)));
       const fresh = jobs.filter((_, i) => presences[i]?.derive !== 'live' && presences[i]?.apply !== 'live');
@@ -122,7 +133,9 @@ export class BullMqJobQueue implements JobQueue {
     }
   }
 
+  /** @throws StrataError BACKEND_UNAVAILABLE when Redis is reconnecting for longer than `reconnectWaitMs`. */
   async pending(sessionId?: string): Promise<PendingJob[]> {
+    await this.awaitRedis('pending jobs unknown');
     try {
       return await readPending(this.client, this.queues, this.index, sessionId);
     } catch (error) {
@@ -150,24 +163,18 @@ export class BullMqJobQueue implements JobQueue {
     return this.closing;
   }
 
+  /** Waits for running jobs, unless Redis is gone: then nothing could complete, and waiting would hang. */
   private async shutdown(): Promise<void> {
     this.tracker.close();
     await this.serial;
-    await Promise.allSettled(this.workers.map((worker) => worker.close()));
+    const isForced = isReconnecting(this.client);
+    await Promise.allSettled(this.workers.map((worker) => worker.close(isForced)));
     await this.queues.close().catch(this.reportError);
     await closeRedis(this.client);
   }
 
-  private async check(jobs: DeriveJob[]): Promise<CheckOutcome> {
-    const presences = await Promise.all(jobs.map((job) => presenceOf(this.client, this.queues, job)));
-    const outcome: CheckOutcome = { settled: [], lost: [] };
-    jobs.forEach((job, i) => {
-      const p = presences[i];
-      if (p === undefined || p.derive === 'live' || p.apply === 'live') return;
-      if (p.derive === 'failed' || p.apply === 'failed') outcome.settled.push(job.key);
-      else outcome.lost.push(job);
-    });
-    return outcome;
+  private awaitRedis(consequence: string): Promise<void> {
+    return awaitConnection(this.client, this.settings.reconnectWaitMs, `Redis at ${this.settings.redis.where}`, consequence);
   }
 
   private assertOpen(): void {
@@ -177,10 +184,6 @@ export class BullMqJobQueue implements JobQueue {
       });
     }
   }
-}
-
-function refOf(job: DeriveJob): JobRef {
-  return { key: job.key, type: job.type, sessionId: job.sessionId, namespace: job.namespace, fromSeq: job.fromSeq, toSeq: job.toSeq };
 }
 
 /**

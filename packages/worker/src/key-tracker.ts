@@ -1,16 +1,22 @@
-import type { DeriveJob } from '@strata/core';
+import type { DeriveJob, JobRef } from '@strata/core';
 
 const CHECK_BATCH = 200;
+
+/** A job enqueued by this queue, or only the reference of one found in Redis at start. */
+export type Tracked = DeriveJob | JobRef;
 
 /** What a check found for the tracked jobs: done for good (applied or failed) or gone from Redis. */
 export interface CheckOutcome {
   settled: string[];
-  lost: DeriveJob[];
+  lost: Tracked[];
 }
+
+/** A reference carries no inputs: it cannot be enqueued again. */
+const isWholeJob = (item: Tracked): item is DeriveJob => 'turns' in item || 'summaries' in item;
 
 export interface KeyTrackerOptions {
   pollMs: number;
-  check: (jobs: DeriveJob[]) => Promise<CheckOutcome>;
+  check: (jobs: Tracked[]) => Promise<CheckOutcome>;
   /** Enqueues lost jobs again (Redis lost its data, e.g. a restart without persistence). */
   requeue: (jobs: DeriveJob[]) => Promise<void>;
   onError: (error: unknown) => void;
@@ -23,7 +29,7 @@ export interface KeyTrackerOptions {
  * lost one can be enqueued again.
  */
 export class KeyTracker {
-  private readonly unsettled = new Map<string, DeriveJob>();
+  private readonly unsettled = new Map<string, Tracked>();
   private waiters: (() => void)[] = [];
   private timer: NodeJS.Timeout | null = null;
   private checking: Promise<void> | null = null;
@@ -35,6 +41,13 @@ export class KeyTracker {
 
   track(job: DeriveJob): void {
     this.unsettled.set(job.key, job);
+    this.schedule();
+  }
+
+  /** Waits for a job a previous run left in Redis (drain then covers it too); a job of this run wins. */
+  adopt(ref: JobRef): void {
+    if (this.unsettled.has(ref.key)) return;
+    this.unsettled.set(ref.key, ref);
     this.schedule();
   }
 
@@ -80,7 +93,10 @@ export class KeyTracker {
     try {
       const { settled, lost } = await this.options.check(this.nextBatch());
       for (const key of settled) this.unsettled.delete(key);
-      if (lost.length) await this.options.requeue(lost);
+      // A lost reference is forgotten: the memory plans its range again once pending() stops listing it.
+      for (const item of lost) if (!isWholeJob(item)) this.unsettled.delete(item.key);
+      const requeue = lost.filter(isWholeJob);
+      if (requeue.length) await this.options.requeue(requeue);
     } catch (error) {
       this.options.onError(error);
     }
@@ -88,7 +104,7 @@ export class KeyTracker {
   }
 
   /** A slice of the tracked jobs, so that a large backlog costs Redis a bounded amount per poll. */
-  private nextBatch(): DeriveJob[] {
+  private nextBatch(): Tracked[] {
     const all = [...this.unsettled.values()];
     if (all.length <= CHECK_BATCH) return all;
     const start = this.cursor % all.length;

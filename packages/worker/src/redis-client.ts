@@ -2,7 +2,8 @@ import { Redis } from 'ioredis';
 import type { RedisOptions } from 'ioredis';
 import type { RedisOptions as BullMqRedisOptions } from 'bullmq';
 import type { RedisSettings } from './connection-options.js';
-import { toStrataError } from './to-strata-error.js';
+import { StrataError } from '@strata/core';
+import { START_HINT, toStrataError } from './to-strata-error.js';
 
 /**
  * Fails fast when Redis does not answer: one connection attempt, no offline queue, bounded
@@ -66,4 +67,26 @@ export async function closeRedis(client: Redis, ms = 2000): Promise<void> {
   await Promise.race([client.quit().then(() => undefined, () => undefined), giveUp]);
   clearTimeout(timer);
   client.disconnect();
+}
+
+/** Lost the connection and trying again (not: still opening the first one). */
+export const isReconnecting = (client: Redis): boolean => ['reconnecting', 'close', 'end'].includes(client.status);
+
+/**
+ * Returns when the connection is up; waits up to `ms` for a lost one to come back, then
+ * fails with BACKEND_UNAVAILABLE saying `consequence`.
+ */
+export async function awaitConnection(client: Redis, ms: number, what: string, consequence: string): Promise<void> {
+  if (!isReconnecting(client)) return;
+  const isBack = await new Promise<boolean>((resolve) => {
+    const done = (value: boolean): void => {
+      clearTimeout(timer);
+      client.off('ready', onReady);
+      resolve(value);
+    };
+    const onReady = (): void => done(true);
+    const timer = setTimeout(() => done(false), ms);
+    client.on('ready', onReady);
+  });
+  if (!isBack) throw new StrataError('BACKEND_UNAVAILABLE', `${what} is unreachable (reconnecting); ${consequence}`, { hint: START_HINT });
 }

@@ -81,6 +81,33 @@ if (unavailable === null) {
       expect(await snapshot(world, ['s1', 's2'])).toEqual(expected);
     });
 
+    it('a queue started on a prefix with unapplied jobs (an app restart) drains them too', async () => {
+      const prefix = uniquePrefix();
+      cleanup.push(() => deleteKeys(prefix));
+      const jobs = [1, 3, 5].map((fromSeq) => ({ key: `summarize:s1:${fromSeq}-${fromSeq + 1}`, type: 'summarize' as const, sessionId: 's1', namespace: 'n', fromSeq, toSeq: fromSeq + 1, turns: [] }));
+      const applied: string[] = [];
+      const runtime: JobRuntime = {
+        async derive(job) {
+          const { key, sessionId, namespace, fromSeq, toSeq } = job;
+          return { job: { key, type: 'summarize', sessionId, namespace, fromSeq, toSeq }, text: key, vector: [1], sourceMessageIds: [], degraded: false } as DeriveResult;
+        },
+        async apply(result) {
+          applied.push(result.job.key);
+        },
+      };
+      const before = await createBullMqJobQueue({ url: REDIS_URL, prefix, deriveConcurrency: 0 });
+      await before.start(runtime);
+      await before.enqueue(jobs);
+      await before.close(); // the app stops with the jobs still queued
+
+      const after = await createBullMqJobQueue({ url: REDIS_URL, prefix, backoffMs: 5, pollMs: 50 });
+      cleanup.push(() => after.close());
+      await after.start(runtime);
+      await after.drain();
+      expect(applied.sort()).toEqual(jobs.map((job) => job.key));
+      expect(await after.pending()).toEqual([]);
+    });
+
     it('keeps a job that failed for good, lists it, and applies it once after a redrive', async () => {
       const prefix = uniquePrefix();
       cleanup.push(() => deleteKeys(prefix));

@@ -12,6 +12,8 @@ import type { OwnRedis } from './redis-server.js';
 const unavailable = await redisUnavailable();
 const SESSIONS = [{ n: 1, turns: 30 }, { n: 2, turns: 22 }, { n: 3, turns: 26 }];
 const IDS = SESSIONS.map(({ n }) => `s${n}`);
+/** Appended while Redis is down. */
+const LATE = { n: 4, turns: 14 };
 const expected = unavailable === null ? await referenceSnapshot(SESSIONS) : null;
 
 interface App {
@@ -142,10 +144,13 @@ if (unavailable === null) {
       await redis.stop();
       const completedAtRestart = workers.map((worker) => worker.lines('completed ').length);
       await new Promise((resolve) => setTimeout(resolve, 500));
+      // An append while Redis is down stores the turns and does not wait for Redis.
+      await within(converse(app.memory, [LATE]), 10_000, 'an append while Redis is down');
+      expect(app.memory.lastScheduleError).toMatchObject({ code: 'BACKEND_UNAVAILABLE' });
       await redis.start();
       await within(app.memory.flush(), 90_000, 'flush after the Redis restart');
 
-      expect(await snapshot(app.world, IDS)).toEqual(expected);
+      expect(await snapshot(app.world, [...IDS, `s${LATE.n}`])).toEqual(await referenceSnapshot([...SESSIONS, LATE]));
       const completedAfter = workers.map((worker) => worker.lines('completed ').length);
       expect(completedAfter.some((count, i) => count > (completedAtRestart[i] ?? 0))).toBe(true);
       expect(workers.every((worker) => worker.child.exitCode === null)).toBe(true);
