@@ -124,6 +124,26 @@ describe('strata export and import', () => {
     });
   });
 
+  it('export --all is a backup of every session that import restores into an empty data dir', async () => {
+    const file = join(sandbox.dir, 'backup.json');
+    expect((await runCli(['export', '--all', '--output', file], { env: sandbox.env })).code).toBe(0);
+    const restoredDir = join(sandbox.dir, 'restored-all');
+    const report = json<{ sessions: number; messages: number; facts: number }>(await runCli(['import', file, '--json'], { env: { ...env, STRATA_DATA_DIR: restoredDir } }));
+    const snapshot = (dir: string) =>
+      readDb(dir, (db) => ({
+        sessions: db.prepare('SELECT id, namespace, title FROM sessions ORDER BY id').all(),
+        messages: db.prepare('SELECT COUNT(*) FROM messages').pluck().get(),
+        facts: db.prepare('SELECT id, namespace, object, valid_to, superseded_by FROM facts ORDER BY id').all(),
+        summaries: db.prepare('SELECT COUNT(*) FROM summaries').pluck().get(),
+      }));
+    const original = snapshot(sandbox.dataDir);
+    expect(snapshot(restoredDir)).toEqual(original);
+    expect(report).toMatchObject({ sessions: original.sessions.length, messages: original.messages, facts: original.facts.length });
+    const usage = await runCli(['export'], { env });
+    expect(usage.code).toBe(1);
+    expect(usage.stderr).toMatch(/export needs a session id or --all/);
+  });
+
   it('names the bad line of a broken transcript (exit 1)', async () => {
     const file = join(sandbox.dir, 'broken.jsonl');
     writeFileSync(file, '{"role":"user","content":"hi"}\n{"role":"robot","content":"x"}\n');

@@ -1,0 +1,8 @@
+import type { ExportBundle } from '@strata/core';
+
+/** One bundle holding several sessions; a fact derived from more than one of them is kept once. */
+export function mergeBundles(bundles: ExportBundle[], exportedAt: string): ExportBundle {
+  const facts = new Map<string, ExportBundle['facts'][number]>();
+  for (const bundle of bundles) for (const fact of bundle.facts) facts.set(fact.id, fact);
+  return { format: 'strata-bundle', version: 1, exportedAt, sessions: bundles.flatMap((b) => b.sessions), facts: [...facts.values()] };
+}
