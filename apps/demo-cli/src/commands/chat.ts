@@ -8,6 +8,14 @@ import { pc } from '../format/colors.js';
 import { print } from '../format/output.js';
 import { positiveInt, requireSession, withMemory } from '../run-command.js';
 
+const CHAT_HELP = `
+Global options apply too, e.g. strata chat --namespace work --continue.
+
+In the chat (each also with ! instead of /):
+  /help /sessions /load ID /new [TITLE] /save /history [N] /memory /search QUERY
+  /forget (this session) /clear (fresh session, stored data stays) /export json|jsonl|md|txt [FILE] /exit
+/exit, Ctrl-D and Ctrl-C wait for pending summaries and facts, then quit.`;
+
 interface ChatOptions {
   session?: string;
   continue?: boolean;
@@ -22,6 +30,7 @@ export function registerChatCommand(program: Command): void {
     .option('--session <id>', 'continue this session')
     .option('-c, --continue', 'continue the most recent session of the namespace')
     .option('--budget <tokens>', 'token budget of the context sent to the model', positiveInt, 2000)
+    .addHelpText('after', CHAT_HELP)
     .action(async (options: ChatOptions, command: Command) => {
       if (options.session && options.continue) {
         throw new StrataError('INVALID_INPUT', '--session and --continue exclude each other', { hint: 'Pass --session ID for a given session, or --continue for the latest one.' });
