@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { createInMemoryKnowledgeBase, createInMemorySessionStore, createMemory } from '@strata/core';
@@ -148,7 +149,8 @@ async function measureFreshness(plan: Plan): Promise<number[]> {
 
 export async function runWorkerThroughputBench(options: { quick: boolean }): Promise<{ latencies: LatencyMetric[]; figures: Figure[] }> {
   const plan = options.quick ? QUICK : FULL;
-  const figures: Figure[] = [];
+  // The machine may be shared: more worker processes than cores only help when cores are idle.
+  const figures: Figure[] = [{ name: 'load average (1 min) when the scenario started', value: Math.round((loadavg()[0] ?? 0) * 10) / 10, unit: '' }];
   for (const processes of plan.processes) {
     const rate = await measureThroughput(processes, plan);
     figures.push({ name: `derive jobs/s, ${processes} worker process${processes > 1 ? 'es' : ''} (instant model, concurrency ${plan.concurrency} each, ${plan.jobs} jobs)`, value: Math.round(rate), unit: 'jobs/s' });

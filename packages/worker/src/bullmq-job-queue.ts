@@ -14,7 +14,7 @@ import { readPending } from './pending-jobs.js';
 import { collectStats } from './queue-stats.js';
 import type { QueueStats } from './queue-stats.js';
 import { jobIdOf, strataKeys, DERIVE_QUEUES } from './redis-keys.js';
-import { jobOptions, openQueues, presenceOf } from './queues.js';
+import { jobOptions, openQueues, presenceOfMany } from './queues.js';
 import type { StrataQueues } from './queues.js';
 import { awaitConnection, closeRedis, isReconnecting, openRedis, probeRedis } from './redis-client.js';
 import { errorReporter } from './report-errors.js';
@@ -42,15 +42,17 @@ export class BullMqJobQueue implements JobQueue {
   constructor(
     private readonly settings: BullMqJobQueueSettings,
     private readonly client: Redis,
+    /** strata's own commands (index, presence, metrics), apart from BullMQ's client. */
+    private readonly strataClient: Redis,
     private readonly queues: StrataQueues,
     private readonly reportError: (error: unknown) => void,
   ) {
     const keys = strataKeys(settings.redis.prefix);
-    this.index = new PendingIndex(client, keys);
-    this.metrics = new MetricsRecorder(client, keys, reportError);
+    this.index = new PendingIndex(strataClient, keys);
+    this.metrics = new MetricsRecorder(strataClient, keys, reportError);
     this.tracker = new KeyTracker({
       pollMs: settings.pollMs,
-      check: (items) => checkKeys(this.client, this.queues, items),
+      check: (items) => checkKeys(strataClient, queues, items),
       requeue: (jobs) => this.enqueue(jobs),
       onError: reportError,
     });
@@ -115,7 +117,7 @@ export class BullMqJobQueue implements JobQueue {
     // An append must not wait long for Redis: the tracker enqueues these once it answers.
     await this.awaitRedis(`${jobs.length} job(s) kept, enqueued once it answers`);
     try {
-      const presences = await Promise.all(jobs.map((job) => presenceOf(this.client, this.queues, job)));
+      const presences = await presenceOfMany(this.strataClient, this.queues, jobs);
       const fresh = jobs.filter((_, i) => presences[i]?.derive !== 'live' && presences[i]?.apply !== 'live');
       // A key that failed for good starts over: its failed jobs would block the same id.
       await Promise.all(jobs.map(async (job, i) => {
@@ -123,7 +125,7 @@ export class BullMqJobQueue implements JobQueue {
         if (presences[i]?.derive === 'failed') await this.queues.derive[job.type].remove(id);
         if (presences[i]?.apply === 'failed') await this.queues.apply.remove(id);
       }));
-      const tokens = await Promise.all(fresh.map((job) => this.index.add(refOf(job))));
+      const tokens = await this.index.add(fresh.map(refOf));
       await Promise.all(DERIVE_QUEUES.map((type) => {
         const bulk = fresh.flatMap((job, i) => (job.type === type ? [{ name: type, data: { job, token: tokens[i] as number }, opts: jobOptions(job.key, this.settings.attempts, this.settings.backoffMs) }] : []));
         return bulk.length ? this.queues.derive[type].addBulk(bulk) : Promise.resolve([]);
@@ -137,7 +139,7 @@ export class BullMqJobQueue implements JobQueue {
   async pending(sessionId?: string): Promise<PendingJob[]> {
     await this.awaitRedis('pending jobs unknown');
     try {
-      return await readPending(this.client, this.queues, this.index, sessionId);
+      return await readPending(this.strataClient, this.queues, this.index, sessionId);
     } catch (error) {
       throw toStrataError(error, this.settings.redis.where);
     }
@@ -151,7 +153,7 @@ export class BullMqJobQueue implements JobQueue {
   /** Depth per queue, latency, counters: the whole prefix, every process. */
   async stats(): Promise<QueueStats> {
     try {
-      return await collectStats(this.client, this.queues, strataKeys(this.settings.redis.prefix), this.settings.redis.prefix);
+      return await collectStats(this.strataClient, this.queues, strataKeys(this.settings.redis.prefix), this.settings.redis.prefix);
     } catch (error) {
       throw toStrataError(error, this.settings.redis.where);
     }
@@ -170,7 +172,7 @@ export class BullMqJobQueue implements JobQueue {
     const isForced = isReconnecting(this.client);
     await Promise.allSettled(this.workers.map((worker) => worker.close(isForced)));
     await this.queues.close().catch(this.reportError);
-    await closeRedis(this.client);
+    await Promise.all([closeRedis(this.client), closeRedis(this.strataClient)]);
   }
 
   private awaitRedis(consequence: string): Promise<void> {
@@ -200,5 +202,6 @@ export async function createBullMqJobQueue(options: BullMqJobQueueOptions = {}):
   await probeRedis(settings.redis);
   const reportError = errorReporter(settings.redis.where, settings.onError, 'strata BullMqJobQueue');
   const client = openRedis(settings.redis, false, reportError);
-  return new BullMqJobQueue(settings, client, openQueues(client, settings.redis.prefix, reportError), reportError);
+  const strataClient = openRedis(settings.redis, false, reportError, true);
+  return new BullMqJobQueue(settings, client, strataClient, openQueues(client, settings.redis.prefix, reportError), reportError);
 }

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { DeriveJob, JobRef } from '@strata/core';
 import type { CheckOutcome, Tracked } from './key-tracker.js';
-import { presenceOf } from './queues.js';
+import { presenceOfMany } from './queues.js';
 import type { StrataQueues } from './queues.js';
 
 /**
@@ -10,7 +10,7 @@ import type { StrataQueues } from './queues.js';
  * Applied jobs never get here: the apply worker settles them itself.
  */
 export async function checkKeys(client: Redis, queues: StrataQueues, items: Tracked[]): Promise<CheckOutcome> {
-  const presences = await Promise.all(items.map((item) => presenceOf(client, queues, item)));
+  const presences = await presenceOfMany(client, queues, items);
   const outcome: CheckOutcome = { settled: [], lost: [] };
   items.forEach((item, i) => {
     const p = presences[i];

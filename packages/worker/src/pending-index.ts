@@ -9,12 +9,17 @@ export interface IndexEntry {
   token: number;
 }
 
-// KEYS: sequence, session hash, sessions set. ARGV: job key, ref JSON, session id.
+// KEYS: sequence, sessions set, then one session hash per entry. ARGV: job key, ref JSON, session id per entry.
 const ADD = `
-local n = redis.call('INCR', KEYS[1])
-redis.call('HSET', KEYS[2], ARGV[1], n .. '|' .. ARGV[2])
-redis.call('SADD', KEYS[3], ARGV[3])
-return n`;
+local out = {}
+for i = 3, #KEYS do
+  local a = (i - 3) * 3
+  local n = redis.call('INCR', KEYS[1])
+  redis.call('HSET', KEYS[i], ARGV[a + 1], n .. '|' .. ARGV[a + 2])
+  redis.call('SADD', KEYS[2], ARGV[a + 3])
+  out[i - 2] = n
+end
+return out`;
 
 // KEYS: session hash, sessions set. ARGV: job key, token, session id.
 const REMOVE_IF_TOKEN = `
@@ -32,11 +37,14 @@ return 1`;
 export class PendingIndex {
   constructor(private readonly client: Redis, private readonly keys: StrataKeys) {}
 
-  /** Records an enqueue; returns its token. */
-  async add(ref: JobRef): Promise<number> {
+  /** Records enqueues, in order; returns their tokens. */
+  async add(refs: JobRef[]): Promise<number[]> {
+    if (refs.length === 0) return [];
     const { keys } = this;
-    const token = await this.client.eval(ADD, 3, keys.sequence, keys.pending(ref.sessionId), keys.pendingSessions, ref.key, JSON.stringify(ref), ref.sessionId);
-    return Number(token);
+    const hashes = refs.map((ref) => keys.pending(ref.sessionId));
+    const args = refs.flatMap((ref) => [ref.key, JSON.stringify(ref), ref.sessionId]);
+    const tokens = (await this.client.eval(ADD, hashes.length + 2, keys.sequence, keys.pendingSessions, ...hashes, ...args)) as number[];
+    return tokens.map(Number);
   }
 
   /** Removes the entry of `key` if it is still the enqueue `token` made. */

@@ -48,23 +48,51 @@ export function jobOptions(key: string, attempts: number, backoffMs: number): Jo
 }
 
 export type Presence = 'none' | 'live' | 'failed';
+export interface KeyPresence {
+  derive: Presence;
+  apply: Presence;
+}
 
-/** Where a key is, read atomically (MULTI), so a job moving from derive to apply is never seen in neither. */
-export async function presenceOf(client: Redis, queues: StrataQueues, ref: { key: string; type: JobType }): Promise<{ derive: Presence; apply: Presence }> {
-  const derive = queues.derive[ref.type];
-  const id = jobIdOf(ref.key);
-  const replies = await client
-    .multi()
-    .exists(derive.toKey(id))
-    .zscore(derive.keys.failed as string, id)
-    .exists(queues.apply.toKey(id))
-    .zscore(queues.apply.keys.failed as string, id)
-    .exec();
-  const value = (i: number): unknown => {
-    const [error, reply] = replies?.[i] ?? [new Error('MULTI was discarded'), null];
-    if (error) throw error;
-    return reply;
-  };
-  const of = (exists: unknown, failed: unknown): Presence => (Number(exists) === 0 ? 'none' : failed === null ? 'live' : 'failed');
-  return { derive: of(value(0), value(1)), apply: of(value(2), value(3)) };
+// For job i: KEYS[4i+1..4i+4] = derive hash, derive failed set, apply hash, apply failed set; ARGV[i] = job id.
+// Returns 3 * derive + apply per job, each 0 (none), 1 (live) or 2 (failed).
+const PRESENCE = `
+local out = {}
+for i = 1, #ARGV do
+  local b = (i - 1) * 4
+  local d, a = 0, 0
+  if redis.call('EXISTS', KEYS[b + 1]) == 1 then d = redis.call('ZSCORE', KEYS[b + 2], ARGV[i]) and 2 or 1 end
+  if redis.call('EXISTS', KEYS[b + 3]) == 1 then a = redis.call('ZSCORE', KEYS[b + 4], ARGV[i]) and 2 or 1 end
+  out[i] = d * 3 + a
+end
+return out`;
+const PRESENCES: Presence[] = ['none', 'live', 'failed'];
+const BATCH = 500;
+
+/**
+ * Where keys are, each read atomically (one script per batch), so a job moving from derive to
+ * apply is never seen in neither.
+ */
+export async function presenceOfMany(client: Redis, queues: StrataQueues, refs: readonly { key: string; type: JobType }[]): Promise<KeyPresence[]> {
+  const batches: Promise<KeyPresence[]>[] = [];
+  for (let start = 0; start < refs.length; start += BATCH) {
+    const batch = refs.slice(start, start + BATCH);
+    const keys: string[] = [];
+    const ids = batch.map((ref) => {
+      const id = jobIdOf(ref.key);
+      const derive = queues.derive[ref.type];
+      keys.push(derive.toKey(id), derive.keys.failed as string, queues.apply.toKey(id), queues.apply.keys.failed as string);
+      return id;
+    });
+    batches.push(
+      (client.eval(PRESENCE, keys.length, ...keys, ...ids) as Promise<number[]>).then((codes) =>
+        codes.map((code) => ({ derive: PRESENCES[Math.floor(code / 3)] as Presence, apply: PRESENCES[code % 3] as Presence })),
+      ),
+    );
+  }
+  return (await Promise.all(batches)).flat();
+}
+
+export async function presenceOf(client: Redis, queues: StrataQueues, ref: { key: string; type: JobType }): Promise<KeyPresence> {
+  const [presence] = await presenceOfMany(client, queues, [ref]);
+  return presence as KeyPresence;
 }

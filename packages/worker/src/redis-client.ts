@@ -39,11 +39,12 @@ export async function probeRedis(settings: RedisSettings): Promise<void> {
 /**
  * A client that reconnects forever. `isWorker`: commands wait for Redis however long it is
  * down (BullMQ requires this of workers); otherwise a command fails after about 20
- * reconnection attempts (~20 s), so an app's calls do not hang forever.
+ * reconnection attempts (~20 s), so an app's calls do not hang forever. `isPipelined`:
+ * commands of one tick go out in one write; only for a client BullMQ does not share (BullMQ
+ * defines dozens of scripts on its clients, which makes every pipeline costly to build).
  */
-export function openRedis(settings: RedisSettings, isWorker: boolean, onError: (error: unknown) => void): Redis {
-  // Auto-pipelining sends the commands of one tick in one write: enqueue and pending issue many at once.
-  const options: RedisOptions = { ...redisOptionsFor(settings, isWorker), lazyConnect: false, enableAutoPipelining: true };
+export function openRedis(settings: RedisSettings, isWorker: boolean, onError: (error: unknown) => void, isPipelined = false): Redis {
+  const options: RedisOptions = { ...redisOptionsFor(settings, isWorker), lazyConnect: false, enableAutoPipelining: isPipelined };
   const client = new Redis(options);
   client.on('error', onError);
   return client;

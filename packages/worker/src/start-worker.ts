@@ -81,7 +81,8 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
   const client = openRedis(settings, true, reportError);
   const queues = openQueues(client, settings.prefix, reportError);
   const keys = strataKeys(settings.prefix);
-  const metrics = new MetricsRecorder(client, keys, reportError);
+  const metricsClient = openRedis(settings, true, reportError, true);
+  const metrics = new MetricsRecorder(metricsClient, keys, reportError);
   const workers = startDeriveWorkers({
     settings,
     queues,
@@ -97,11 +98,11 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
   const shutdown = async (): Promise<void> => {
     await Promise.allSettled(workers.map((worker) => worker.close()));
     await queues.close().catch(reportError);
-    await closeRedis(client);
+    await Promise.all([closeRedis(client), closeRedis(metricsClient)]);
   };
   return {
     close: () => (closing ??= shutdown()),
-    stats: () => collectStats(client, queues, keys, settings.prefix),
+    stats: () => collectStats(metricsClient, queues, keys, settings.prefix),
   };
 }
 
