@@ -40,6 +40,7 @@ export { jobKey } from './engine/ids.js';
 
 export { InMemorySessionStore, createInMemorySessionStore } from './adapters/in-memory-session-store.js';
 export { InMemoryKnowledgeBase, createInMemoryKnowledgeBase } from './adapters/in-memory-knowledge-base.js';
+export { InMemoryLexicalIndex } from './adapters/in-memory-lexical-index.js';
 export { InlineJobQueue, createInlineJobQueue } from './adapters/inline-job-queue.js';
 export { InProcessJobQueue, createInProcessJobQueue } from './adapters/in-process-job-queue.js';
 export type { InProcessJobQueueOptions } from './adapters/in-process-job-queue.js';

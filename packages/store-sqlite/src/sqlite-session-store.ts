@@ -20,7 +20,7 @@ import type {
 import { openDatabase } from './open-database.js';
 import type { SqliteOpenOptions } from './open-database.js';
 import { assertIntegrity } from './session-integrity.js';
-import { searchLexical } from './session-lexical.js';
+import { SessionLexicalCache, type LexicalEpochs } from './session-lexical-cache.js';
 import { selectFacts, selectJobs, selectMessages, selectSessions, selectSummaries } from './session-queries.js';
 import { StatementCache } from './session-statement-cache.js';
 import { prepareWriteStatements } from './session-statements.js';
@@ -40,6 +40,7 @@ export type SqliteSessionStoreOptions = SqliteOpenOptions;
  */
 export class SqliteSessionStore implements SessionStore {
   private readonly reads: StatementCache;
+  private readonly lexical: SessionLexicalCache;
   private readonly applyBatch: (batch: WriteBatch) => WriteReceipt;
   private closed = false;
 
@@ -52,9 +53,17 @@ export class SqliteSessionStore implements SessionStore {
     private readonly file: string,
   ) {
     this.reads = new StatementCache(db);
+    this.lexical = new SessionLexicalCache(db);
     const statements = prepareWriteStatements(db);
-    const transaction = db.transaction((batch: WriteBatch) => applyInTransaction(statements, batch));
-    this.applyBatch = (batch) => transaction.immediate(batch);
+    const transaction = db.transaction((batch: WriteBatch): { receipt: WriteReceipt; epochs: LexicalEpochs | undefined } => {
+      const receipt = applyInTransaction(statements, batch);
+      return { receipt, epochs: receipt.applied ? this.lexical.bumpIfLexical(batch.ops) : undefined };
+    });
+    this.applyBatch = (batch) => {
+      const { receipt, epochs } = transaction.immediate(batch);
+      this.lexical.applied(batch.ops, receipt.messages, epochs);
+      return receipt;
+    };
   }
 
   async write(batch: WriteBatch): Promise<WriteReceipt> {
@@ -82,7 +91,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async searchLexical(query: LexicalQuery): Promise<LexicalHit[]> {
-    return this.run('searchLexical', () => searchLexical(this.reads, query));
+    return this.run('searchLexical', () => this.lexical.search(query));
   }
 
   async close(): Promise<void> {

@@ -114,3 +114,17 @@ describe('Bm25Index', () => {
     }
   });
 });
+
+describe('Bm25Index with its own analyzer', () => {
+  it('matches only what the analyzer maps to the same term', () => {
+    const words = (text: string): string[] => text.toLowerCase().split(/\s+/).filter(Boolean);
+    const plain = new Bm25Index<null>({ analyze: words });
+    const stemmed = new Bm25Index<null>();
+    for (const index of [plain, stemmed]) {
+      index.add('a', 'She moved to Lisbon', null);
+      index.add('b', 'We move often', null);
+    }
+    expect(plain.search('moved', 10, all).map((hit) => hit.id)).toEqual(['a']);
+    expect(stemmed.search('moved', 10, all).map((hit) => hit.id).sort()).toEqual(['a', 'b']);
+  });
+});

@@ -27,10 +27,17 @@ interface IndexedDoc<M> {
  * cost grows with how common those terms are, not with the size of the index.
  */
 export class Bm25Index<M> {
+  /** Text -> terms; the same for indexed text and queries. */
+  private readonly analyze: (text: string) => string[];
   /** term -> doc id -> { tf, doc length }: the length rides along so scoring needs no lookup. */
   private readonly postings = new Map<string, Map<string, { tf: number; length: number }>>();
   private readonly docs = new Map<string, IndexedDoc<M>>();
   private totalLength = 0;
+
+  /** `analyze` defaults to {@link analyzeText}; another one compares tokenizers (e.g. without stemming). */
+  constructor(options: { analyze?: (text: string) => string[] } = {}) {
+    this.analyze = options.analyze ?? analyzeText;
+  }
 
   /** Number of indexed documents. */
   get size(): number {
@@ -44,7 +51,7 @@ export class Bm25Index<M> {
   /** Indexes `text` under `id`; re-adding an id replaces its text and meta. */
   add(id: string, text: string, meta: M): void {
     this.remove(id);
-    const tokens = analyzeText(text);
+    const tokens = this.analyze(text);
     const counts = new Map<string, number>();
     for (const term of tokens) counts.set(term, (counts.get(term) ?? 0) + 1);
     for (const [term, tf] of counts) {
@@ -82,7 +89,7 @@ export class Bm25Index<M> {
    */
   search(text: string, k: number, accept: (meta: M, id: string) => boolean): Bm25Hit[] {
     if (k <= 0 || this.docs.size === 0) return [];
-    const scores = this.score(new Set(analyzeText(text)));
+    const scores = this.score(new Set(this.analyze(text)));
     const top = new TopK(Math.floor(k));
     for (const [id, score] of scores) {
       if (score <= 0 || !top.wouldKeep(id, score)) continue;

@@ -1,0 +1,122 @@
+import type Database from 'better-sqlite3';
+import { InMemoryLexicalIndex } from '@strata/core';
+import type { LexicalHit, LexicalQuery, StoreOp, StoredMessage } from '@strata/core';
+
+const EPOCH_SQL = "SELECT value FROM knowledge_meta WHERE key = 'lexical_epoch'";
+const BUMP_SQL = `INSERT INTO knowledge_meta (key, value) VALUES ('lexical_epoch', '1')
+  ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`;
+
+/** Ops that change what the lexical index holds (sessions and the job ledger do not). */
+const LEXICAL_OPS: ReadonlySet<StoreOp['type']> = new Set(['appendMessages', 'insertMessages', 'putSummaries', 'putFacts', 'delete']);
+
+/** Epochs seen by one write: the value before it (inside its transaction) and after. */
+export interface LexicalEpochs {
+  before: number;
+  after: number;
+}
+
+/**
+ * BM25 answered in process, as the in-memory store does: FTS5's bm25() costs a few
+ * microseconds per matching row, so a common term over 100k turns took 10-40 ms a query,
+ * while this index visits only the postings of the query's terms. SQLite stays the truth
+ * (FTS5 is still written and kept for other readers); a namespace is loaded on its first
+ * search. Every write that changes indexed text bumps a `lexical_epoch` in the file, in its
+ * transaction: this store applies its own writes to the cache, and drops the cache when the
+ * epoch moved by another connection's write.
+ */
+export class SessionLexicalCache {
+  private index = new InMemoryLexicalIndex();
+  private readonly loaded = new Set<string>();
+  /** -1 until the first search or write reads the file's epoch. */
+  private seenEpoch = -1;
+  private readonly statements;
+
+  constructor(db: Database.Database) {
+    this.statements = {
+      epoch: db.prepare<[], { value: string }>(EPOCH_SQL),
+      bump: db.prepare<[]>(BUMP_SQL),
+      turns: db.prepare<[string], { id: string; session_id: string; content: string }>('SELECT id, session_id, content FROM messages WHERE namespace = ?'),
+      summaries: db.prepare<[string], { id: string; session_id: string; text: string }>('SELECT id, session_id, text FROM summaries WHERE namespace = ?'),
+      facts: db.prepare<[string], { id: string; text: string }>('SELECT id, text FROM facts WHERE namespace = ? AND valid_to IS NULL'),
+    };
+  }
+
+  search(query: LexicalQuery): LexicalHit[] {
+    const k = Number.isNaN(query.k) ? 0 : Math.max(0, Math.floor(query.k));
+    if (k === 0) return [];
+    this.syncWith(this.readEpoch());
+    if (!this.loaded.has(query.namespace)) this.load(query.namespace);
+    // Facts belong to the namespace, not to a session: a session-scoped search has none.
+    const kinds = query.sessionId === undefined ? query.kinds : query.kinds.filter((kind) => kind !== 'fact');
+    return this.index.search({ ...query, kinds, k });
+  }
+
+  /** Inside a write's transaction, after its ops: bumps the epoch when the write touched indexed text. */
+  bumpIfLexical(ops: readonly StoreOp[]): LexicalEpochs | undefined {
+    if (!ops.some((op) => LEXICAL_OPS.has(op.type))) return undefined;
+    const before = this.readEpoch();
+    this.statements.bump.run();
+    return { before, after: before + 1 };
+  }
+
+  /**
+   * After the write committed: applies it to the loaded namespaces when no other connection
+   * wrote since this one last looked, else drops the cache (reloaded on the next search).
+   */
+  applied(ops: readonly StoreOp[], stored: readonly StoredMessage[], epochs: LexicalEpochs | undefined): void {
+    if (epochs === undefined) return;
+    if (epochs.before !== this.seenEpoch) {
+      this.reset(epochs.after);
+      return;
+    }
+    this.seenEpoch = epochs.after;
+    for (const message of stored) this.add(message.namespace, { kind: 'turn', id: message.id, sessionId: message.sessionId }, message.content);
+    for (const op of ops) this.applyOp(op);
+  }
+
+  private applyOp(op: StoreOp): void {
+    if (op.type === 'putSummaries') {
+      for (const s of op.summaries) this.add(s.namespace, { kind: 'summary', id: s.id, sessionId: s.sessionId }, s.text);
+    } else if (op.type === 'putFacts') {
+      for (const f of op.facts) {
+        if (f.validTo === undefined) this.add(f.namespace, { kind: 'fact', id: f.id, sessionId: null }, f.text);
+        else this.removeEverywhere('fact', [f.id]);
+      }
+    } else if (op.type === 'delete') {
+      // A deleted session takes its turns and summaries along, whose ids the op does not list.
+      if (op.sessions?.length) return this.reset(this.seenEpoch);
+      this.removeEverywhere('turn', op.messages ?? []);
+      this.removeEverywhere('summary', op.summaries ?? []);
+      this.removeEverywhere('fact', op.facts ?? []);
+    }
+  }
+
+  private add(namespace: string, entry: { kind: 'turn' | 'summary' | 'fact'; id: string; sessionId: string | null }, text: string): void {
+    if (this.loaded.has(namespace)) this.index.add(namespace, entry, text);
+  }
+
+  private removeEverywhere(kind: 'turn' | 'summary' | 'fact', ids: readonly string[]): void {
+    for (const namespace of this.loaded) for (const id of ids) this.index.remove(namespace, kind, id);
+  }
+
+  private load(namespace: string): void {
+    for (const row of this.statements.turns.iterate(namespace)) this.index.add(namespace, { kind: 'turn', id: row.id, sessionId: row.session_id }, row.content);
+    for (const row of this.statements.summaries.iterate(namespace)) this.index.add(namespace, { kind: 'summary', id: row.id, sessionId: row.session_id }, row.text);
+    for (const row of this.statements.facts.iterate(namespace)) this.index.add(namespace, { kind: 'fact', id: row.id, sessionId: null }, row.text);
+    this.loaded.add(namespace);
+  }
+
+  private syncWith(epoch: number): void {
+    if (epoch !== this.seenEpoch) this.reset(epoch);
+  }
+
+  private reset(epoch: number): void {
+    this.index = new InMemoryLexicalIndex();
+    this.loaded.clear();
+    this.seenEpoch = epoch;
+  }
+
+  private readEpoch(): number {
+    return Number(this.statements.epoch.get()?.value ?? 0);
+  }
+}
