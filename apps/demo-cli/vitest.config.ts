@@ -8,6 +8,7 @@ export default defineProject({
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     // Tests spawn the CLI several times; under a full parallel run on two cores that takes a while.
     testTimeout: 120_000,
+    hookTimeout: 120_000,
     // The CLI tests spawn the built `strata`: build it (and what it imports) once, first.
     globalSetup: ['test/support/build-cli.ts'],
   },
