@@ -67,6 +67,29 @@ if (unavailable === null) {
       expect(stats.failures).toBe(0);
     });
 
+    it('a worker killed after handing over a result: the job runs again, its result is stored once', async () => {
+      const prefix = uniquePrefix();
+      cleanup.push(() => deleteKeys(prefix));
+      const app = await openApp({ url: REDIS_URL, prefix });
+      cleanup.push(() => app.memory.close());
+      const victim = spawnWorker({ url: REDIS_URL, prefix, models: 'offline', concurrency: 1, lockDurationMs: 2000, dieAfterHandover: true });
+      await victim.waitFor('ready');
+      await converse(app.memory);
+      const handedOver = (await victim.waitFor('completed ')).slice('completed '.length);
+      expect(await victim.exited).toMatchObject({ signal: 'SIGKILL' });
+
+      const survivor = spawnWorker({ url: REDIS_URL, prefix, models: 'offline', concurrency: 2 });
+      await survivor.waitFor('ready');
+      await within(app.memory.flush(), 60_000, 'flush after the kill');
+
+      // Derived twice (the derive job never completed), stored once.
+      expect(survivor.lines(`completed ${handedOver}`)).toHaveLength(1);
+      const got = await snapshot(app.world, IDS);
+      expect(got).toEqual(expected);
+      expect(got.distinctSummaryRanges).toBe(got.summaries);
+      expect(got.distinctLedgerKeys).toBe(got.ledgerJobs);
+    });
+
     it('SIGTERM: the worker finishes its running job, then exits 0', async () => {
       const prefix = uniquePrefix();
       cleanup.push(() => deleteKeys(prefix));
