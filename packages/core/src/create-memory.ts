@@ -10,6 +10,9 @@ import { HashingEmbeddings } from './models/hashing-embeddings.js';
 import { HeuristicFactExtractor } from './models/heuristic-fact-extractor.js';
 import { TiktokenTokenCounter } from './models/tiktoken-token-counter.js';
 import { Memory } from './services/memory.js';
+import { LinearThreadSelector } from './models/linear-thread-selector.js';
+import type { SessionStore } from './ports/session-store.js';
+import type { TopicStore } from './ports/topic-store.js';
 
 const port = (methods: string[]) =>
   z.custom<object>((value) => typeof value === 'object' && value !== null && methods.every((m) => typeof (value as Record<string, unknown>)[m] === 'function'), {
@@ -17,7 +20,7 @@ const port = (methods: string[]) =>
   });
 
 const optionsSchema = z.object({
-  store: port(['write', 'sessions', 'messages', 'summaries', 'facts', 'jobs', 'searchLexical', 'close']).optional(),
+  store: port(['write', 'sessions', 'messages', 'summaries', 'facts', 'jobs', 'searchLexical', 'close', 'writeTopics', 'topics', 'links', 'topicStorage']).optional(),
   knowledge: port(['upsert', 'query', 'setCurrent', 'delete', 'count', 'close']).optional(),
   queue: port(['start', 'enqueue', 'pending', 'drain', 'close']).optional(),
   summarizer: port(['summarize', 'consolidate']).optional(),
@@ -27,6 +30,7 @@ const optionsSchema = z.object({
   embeddings: port(['embedDocuments', 'embedQuery']).optional(),
   tokens: port(['count']).optional(),
   clock: port(['now']).optional(),
+  threadSelector: port(['selectParents']).optional(),
   policy: z.unknown().optional(),
 });
 
@@ -51,8 +55,12 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
   // An offline primary is never degraded: it has no fallback.
   const fallbackSummarizer = options.fallbackSummarizer ?? (summarizer instanceof ExtractiveSummarizer ? undefined : new ExtractiveSummarizer({ tokens }));
   const fallbackExtractor = options.fallbackExtractor ?? (extractor instanceof HeuristicFactExtractor ? undefined : new HeuristicFactExtractor());
+  // The schema checked that a given store implements TopicStore too.
+  const store = (options.store ?? (await createInMemorySessionStore())) as SessionStore & TopicStore;
   const memory = new Memory({
-    store: options.store ?? (await createInMemorySessionStore()),
+    store,
+    topics: store,
+    threads: options.threadSelector ?? new LinearThreadSelector(),
     knowledge: options.knowledge ?? (await createInMemoryKnowledgeBase()),
     queue: options.queue ?? (await createInProcessJobQueue()),
     summarizer,

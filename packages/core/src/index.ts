@@ -62,3 +62,19 @@ export {
   REINDEX_HINT, knowledgeDimensionMismatch, invalidKnowledgeInput, validateChanges, validateDimensionsOption, validateEntries,
   validateFilter, validateIds, validateQuery, validateQueryNamespace,
 } from './adapters/knowledge-validation.js';
+
+// Topics, threads and decay.
+export type { ThreadStep, Topic, TopicStorage, TurnLink } from './domain/topic.js';
+export type { LinkFilter, TopicFilter, TopicOp, TopicStore } from './ports/topic-store.js';
+export type { ThreadCandidate, ThreadRequest, ThreadSelector } from './ports/thread-selector.js';
+export type { TopicsApi } from './services/topics-api.js';
+export type { TopicReport } from './services/topic-views.js';
+export type { DecayReport } from './services/topic-decay.js';
+export { compressText, restoreText } from './engine/cold-text.js';
+export { assessTopic, halfLifeOf } from './engine/decay.js';
+export type { MemoryType, TopicDecay } from './engine/decay.js';
+export { LinearThreadSelector } from './models/linear-thread-selector.js';
+export { SimilarityThreadSelector } from './models/similarity-thread-selector.js';
+export type { SimilarityThreadSelectorOptions } from './models/similarity-thread-selector.js';
+export { LlmThreadSelector } from './models/llm-thread-selector.js';
+export type { LlmThreadSelectorOptions } from './models/llm-thread-selector.js';

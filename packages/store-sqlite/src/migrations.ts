@@ -127,6 +127,45 @@ export const MIGRATIONS: readonly { version: number; description: string; up: (d
       `);
     },
   },
+  {
+    version: 3,
+    description: 'topics, the conversation tree (turn links) and cold (compressed) message text',
+    up: (db) =>
+      db.exec(`
+        -- a cold message keeps its text deflated in content_z (core's compressText) and an
+        -- empty content; messages_fts is contentless and keeps the terms, so search still finds it
+        ALTER TABLE messages ADD COLUMN content_z BLOB;
+        ALTER TABLE messages ADD COLUMN text_bytes INTEGER;
+
+        CREATE TABLE topics (
+          id TEXT PRIMARY KEY,
+          session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+          namespace TEXT NOT NULL,
+          title TEXT NOT NULL,
+          importance REAL NOT NULL,
+          access_count INTEGER NOT NULL,
+          last_active_at INTEGER NOT NULL,
+          created_at INTEGER NOT NULL,
+          centroid BLOB NOT NULL,
+          vector_count INTEGER NOT NULL,
+          cold_since INTEGER
+        );
+        CREATE INDEX topics_by_session ON topics (session_id, created_at);
+
+        -- forgetting a message deletes its link (a session's go with its messages)
+        CREATE TABLE turn_links (
+          message_id TEXT PRIMARY KEY REFERENCES messages (id) ON DELETE CASCADE,
+          session_id TEXT NOT NULL,
+          namespace TEXT NOT NULL,
+          seq INTEGER NOT NULL,
+          role TEXT NOT NULL,
+          parent_id TEXT,
+          topic_id TEXT NOT NULL
+        );
+        CREATE INDEX turn_links_by_session ON turn_links (session_id, seq);
+        CREATE INDEX turn_links_by_topic ON turn_links (topic_id, seq);
+      `),
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { InMemoryLexicalIndex } from '@strata/core';
+import { InMemoryLexicalIndex, restoreText } from '@strata/core';
 import type { LexicalHit, LexicalQuery, StoreOp, StoredMessage } from '@strata/core';
 
 const EPOCH_SQL = "SELECT value FROM knowledge_meta WHERE key = 'lexical_epoch'";
@@ -35,7 +35,8 @@ export class SessionLexicalCache {
     this.statements = {
       epoch: db.prepare<[], { value: string }>(EPOCH_SQL),
       bump: db.prepare<[]>(BUMP_SQL),
-      turns: db.prepare<[string], { id: string; session_id: string; content: string }>('SELECT id, session_id, content FROM messages WHERE namespace = ?'),
+      // A cold turn's text is in content_z (compressed); it is indexed like any other.
+      turns: db.prepare<[string], { id: string; session_id: string; content: string; content_z: Buffer | null }>('SELECT id, session_id, content, content_z FROM messages WHERE namespace = ?'),
       summaries: db.prepare<[string], { id: string; session_id: string; text: string }>('SELECT id, session_id, text FROM summaries WHERE namespace = ?'),
       facts: db.prepare<[string], { id: string; text: string }>('SELECT id, text FROM facts WHERE namespace = ? AND valid_to IS NULL'),
     };
@@ -100,7 +101,7 @@ export class SessionLexicalCache {
   }
 
   private load(namespace: string): void {
-    for (const row of this.statements.turns.iterate(namespace)) this.index.add(namespace, { kind: 'turn', id: row.id, sessionId: row.session_id }, row.content);
+    for (const row of this.statements.turns.iterate(namespace)) this.index.add(namespace, { kind: 'turn', id: row.id, sessionId: row.session_id }, row.content_z ? restoreText(row.content_z) : row.content);
     for (const row of this.statements.summaries.iterate(namespace)) this.index.add(namespace, { kind: 'summary', id: row.id, sessionId: row.session_id }, row.text);
     for (const row of this.statements.facts.iterate(namespace)) this.index.add(namespace, { kind: 'fact', id: row.id, sessionId: null }, row.text);
     this.loaded.add(namespace);

@@ -1,4 +1,4 @@
-import { StrataError } from '@strata/core';
+import { restoreText, StrataError } from '@strata/core';
 import type { Fact, JobRecord, JobType, NewMessage, Role, Session, StoredMessage, Summary, SummaryLevel, ToolCall } from '@strata/core';
 
 /*
@@ -29,6 +29,8 @@ export interface MessageRow {
   tool_call_id: string | null;
   metadata: string;
   created_at: number;
+  /** Set when the text is cold: core's compressText of it (content is then empty). */
+  content_z?: Buffer | null;
 }
 
 /** A summary row; `source_ids` (a JSON array from the provenance table) only when read. */
@@ -117,7 +119,7 @@ export function toMessage(row: MessageRow): StoredMessage {
   const message: StoredMessage = {
     id: row.id,
     role: row.role as Role,
-    content: row.content,
+    content: row.content_z ? restoreText(row.content_z) : row.content,
     createdAt: row.created_at,
     metadata: parseJson<Record<string, unknown>>(row.metadata),
     sessionId: row.session_id,

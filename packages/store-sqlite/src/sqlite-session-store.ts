@@ -7,6 +7,13 @@ import type {
   JobRecord,
   LexicalHit,
   LexicalQuery,
+  LinkFilter,
+  Topic,
+  TopicFilter,
+  TopicOp,
+  TopicStorage,
+  TopicStore,
+  TurnLink,
   MessageFilter,
   Session,
   SessionFilter,
@@ -27,6 +34,7 @@ import { prepareWriteStatements } from './session-statements.js';
 import type { WriteStatements } from './session-statements.js';
 import { applyStoreOp } from './session-write.js';
 import { toStrataError } from './to-strata-error.js';
+import { prepareTopicWrites, selectLinks, selectTopicStorage, selectTopics } from './sqlite-topic-ops.js';
 
 /** Where the store keeps its data, and how safely it writes. */
 export type SqliteSessionStoreOptions = SqliteOpenOptions;
@@ -35,13 +43,15 @@ export type SqliteSessionStoreOptions = SqliteOpenOptions;
  * A {@link SessionStore} in one SQLite file (better-sqlite3): WAL journal, FTS5 lexical
  * indexes kept in step with every write, provenance in its own table. Each `write` is one
  * `BEGIN IMMEDIATE` transaction, so several processes can append to one file: the second
- * writer waits (busy timeout) rather than failing on a lock upgrade. Calls are synchronous
+ * writer waits (busy timeout) rather than failing on a lock upgrade. As a {@link TopicStore}
+ * it keeps topics and turn links in their own tables and cold turns deflated in their row. Calls are synchronous
  * underneath; the promises exist because the port is asynchronous.
  */
-export class SqliteSessionStore implements SessionStore {
+export class SqliteSessionStore implements SessionStore, TopicStore {
   private readonly reads: StatementCache;
   private readonly lexical: SessionLexicalCache;
   private readonly applyBatch: (batch: WriteBatch) => WriteReceipt;
+  private readonly applyTopics: (ops: TopicOp[]) => void;
   private closed = false;
 
   /**
@@ -64,6 +74,8 @@ export class SqliteSessionStore implements SessionStore {
       this.lexical.applied(batch.ops, receipt.messages, epochs);
       return receipt;
     };
+    // Topic writes leave indexed text as it was (a cold turn keeps its terms): no lexical epoch.
+    this.applyTopics = prepareTopicWrites(db);
   }
 
   async write(batch: WriteBatch): Promise<WriteReceipt> {
@@ -92,6 +104,22 @@ export class SqliteSessionStore implements SessionStore {
 
   async searchLexical(query: LexicalQuery): Promise<LexicalHit[]> {
     return this.run('searchLexical', () => this.lexical.search(query));
+  }
+
+  async writeTopics(ops: TopicOp[]): Promise<void> {
+    this.run('writeTopics', () => this.applyTopics(ops));
+  }
+
+  async topics(filter: TopicFilter): Promise<Topic[]> {
+    return this.run('topics', () => selectTopics(this.reads, filter));
+  }
+
+  async links(filter: LinkFilter): Promise<TurnLink[]> {
+    return this.run('links', () => selectLinks(this.reads, filter));
+  }
+
+  async topicStorage(filter: { sessionId: string }): Promise<TopicStorage[]> {
+    return this.run('topicStorage', () => selectTopicStorage(this.reads, filter.sessionId));
   }
 
   async close(): Promise<void> {
@@ -151,7 +179,7 @@ function applyInTransaction(statements: WriteStatements, batch: WriteBatch): Wri
  * await store.close();
  * ```
  */
-export async function createSqliteSessionStore(options: SqliteSessionStoreOptions): Promise<SessionStore> {
+export async function createSqliteSessionStore(options: SqliteSessionStoreOptions): Promise<SessionStore & TopicStore> {
   const db = openDatabase(options);
   try {
     return new SqliteSessionStore(db, options.path);

@@ -41,14 +41,14 @@ describe('migrations', () => {
   it('creates every table in an empty file and records SCHEMA_VERSION', async () => {
     const store = await createSqliteSessionStore({ path });
     await store.close();
-    expect(SCHEMA_VERSION).toBe(2);
+    expect(SCHEMA_VERSION).toBe(3);
     expect(userVersion()).toBe(SCHEMA_VERSION);
     const names = inspect((db) => db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all());
     expect(names).toEqual(expect.arrayContaining([...TABLES, ...FTS_TABLES]));
     expect(inspect((db) => db.pragma('journal_mode', { simple: true }))).toBe('wal');
   });
 
-  it('migrates a version 1 file with data to version 2 and indexes the old rows for search', async () => {
+  it('migrates a version 1 file with data to the current version and indexes the old rows for search', async () => {
     const v1 = new Database(path);
     v1.function('strata_terms', { deterministic: true }, (text: unknown) => analyzeText(String(text ?? '')).join(' '));
     migrate(v1, path, 1);
@@ -76,7 +76,38 @@ describe('migrations', () => {
     } finally {
       await store.close();
     }
-    expect(userVersion()).toBe(2);
+    expect(userVersion()).toBe(SCHEMA_VERSION);
+  });
+
+  it('migrates a version 2 file with data to version 3: turns get topics, links and cold storage, and stay searchable', async () => {
+    const v2 = new Database(path);
+    v2.function('strata_terms', { deterministic: true }, (text: unknown) => analyzeText(String(text ?? '')).join(' '));
+    migrate(v2, path, 2);
+    v2.exec(`
+      INSERT INTO sessions (id, namespace, metadata, created_at, updated_at, last_seq) VALUES ('s1', 'ns', '{}', 1, 2, 2);
+      INSERT INTO messages (id, session_id, namespace, seq, role, content, metadata, created_at)
+        VALUES ('m1', 's1', 'ns', 1, 'user', 'Which lasagna recipe uses spinach and ricotta?', '{}', 1),
+               ('m2', 's1', 'ns', 2, 'assistant', 'Layer pasta with spinach, ricotta and tomato sauce.', '{}', 2);
+      INSERT INTO messages_fts (rowid, terms) SELECT rowid, strata_terms(content) FROM messages;
+    `);
+    v2.close();
+
+    const store = await createSqliteSessionStore({ path });
+    try {
+      expect(userVersion()).toBe(3);
+      const topic = { id: 't1', sessionId: 's1', namespace: 'ns', title: 'lasagna', importance: 0.5, accessCount: 0, lastActiveAt: 2, createdAt: 1, centroid: [0.6, 0.8], vectorCount: 2 };
+      await store.writeTopics([
+        { type: 'putTopics', topics: [topic] },
+        { type: 'putLinks', links: [{ messageId: 'm1', sessionId: 's1', namespace: 'ns', seq: 1, role: 'user', parentId: null, topicId: 't1' }] },
+        { type: 'compress', messageIds: ['m1'] },
+      ]);
+      expect(await store.topics({ sessionId: 's1' })).toEqual([topic]);
+      expect(inspect((db) => db.prepare("SELECT content, content_z IS NOT NULL AS cold FROM messages WHERE id = 'm1'").get())).toEqual({ content: '', cold: 1 });
+      expect((await store.messages({ ids: ['m1'] }))[0]?.content).toBe('Which lasagna recipe uses spinach and ricotta?');
+      expect((await store.searchLexical({ namespace: 'ns', text: 'lasagna', kinds: ['turn'], k: 5 })).map((hit) => hit.id)).toEqual(['m1']);
+    } finally {
+      await store.close();
+    }
   });
 
   it('refuses a file from a newer strata with CONFIG_INVALID naming it, and leaves it unchanged', async () => {

@@ -84,7 +84,10 @@ function insertMessage(tables: InMemoryTables, message: StoredMessage): StoredMe
 
 function deleteRecords(tables: InMemoryTables, op: DeleteOp): void {
   for (const id of op.sessions ?? []) deleteSession(tables, id);
-  for (const id of op.messages ?? []) tables.messages.delete(id);
+  for (const id of op.messages ?? []) {
+    tables.messages.delete(id);
+    tables.topic.dropMessage(id);
+  }
   for (const id of op.summaries ?? []) tables.summaries.delete(id);
   for (const id of op.facts ?? []) tables.facts.delete(id);
   for (const key of op.jobs ?? []) tables.jobs.delete(key);
@@ -93,7 +96,11 @@ function deleteRecords(tables: InMemoryTables, op: DeleteOp): void {
 /** Facts are kept: they belong to the namespace, and core trims their provenance. */
 function deleteSession(tables: InMemoryTables, sessionId: string): void {
   if (tables.sessions.delete(sessionId) === undefined) return;
-  for (const message of [...tables.sessionMessages(sessionId)]) tables.messages.delete(message.id);
+  for (const message of [...tables.sessionMessages(sessionId)]) {
+    tables.messages.delete(message.id);
+    tables.topic.dropMessage(message.id);
+  }
+  tables.topic.dropSession(sessionId);
   for (const summary of tables.sessionSummaries(sessionId)) tables.summaries.delete(summary.id);
   for (const job of tables.sessionJobs(sessionId)) tables.jobs.delete(job.key);
 }

@@ -14,7 +14,10 @@ import type {
   WriteBatch,
   WriteReceipt,
 } from '../ports/session-store.js';
+import type { Topic, TopicStorage, TurnLink } from '../domain/topic.js';
+import type { LinkFilter, TopicFilter, TopicOp, TopicStore } from '../ports/topic-store.js';
 import { applyStoreOp } from './in-memory-apply-op.js';
+import { applyTopicOp, selectLinks, selectTopicStorage, selectTopics } from './in-memory-topic-ops.js';
 import { assertIntegrity } from './in-memory-integrity.js';
 import { selectFacts, selectJobs, selectMessages, selectSessions, selectSummaries } from './in-memory-queries.js';
 import { InMemoryTables } from './in-memory-tables.js';
@@ -23,9 +26,10 @@ import { InMemoryTables } from './in-memory-tables.js';
  * The reference {@link SessionStore}: everything in process memory, lost on exit. Used in
  * tests, demos and as the executable definition of the port's rules. Writes are atomic
  * (an undo log reverts a failing batch); reads and writes copy records, so callers never
- * share objects with the store. Lexical search is BM25 with one index per namespace.
+ * share objects with the store. Lexical search is BM25 with one index per namespace. As a
+ * {@link TopicStore} it keeps cold turns deflated in memory and inflates them on read.
  */
-export class InMemorySessionStore implements SessionStore {
+export class InMemorySessionStore implements SessionStore, TopicStore {
   private tables = new InMemoryTables();
   private closed = false;
 
@@ -46,7 +50,8 @@ export class InMemorySessionStore implements SessionStore {
   }
 
   async messages(filter: MessageFilter): Promise<StoredMessage[]> {
-    return structuredClone(selectMessages(this.open('messages'), filter));
+    const tables = this.open('messages');
+    return selectMessages(tables, filter).map((m) => structuredClone(tables.topic.cold.has(m.id) ? { ...m, content: tables.textOf(m) } : m));
   }
 
   async summaries(filter: SummaryFilter): Promise<Summary[]> {
@@ -63,6 +68,25 @@ export class InMemorySessionStore implements SessionStore {
 
   async searchLexical(query: LexicalQuery): Promise<LexicalHit[]> {
     return this.open('searchLexical').lexical.search(query);
+  }
+
+  async writeTopics(ops: TopicOp[]): Promise<void> {
+    const tables = this.open('writeTopics');
+    tables.undo.run(() => {
+      for (const op of ops) applyTopicOp(tables, op);
+    });
+  }
+
+  async topics(filter: TopicFilter): Promise<Topic[]> {
+    return structuredClone(selectTopics(this.open('topics'), filter));
+  }
+
+  async links(filter: LinkFilter): Promise<TurnLink[]> {
+    return structuredClone(selectLinks(this.open('links'), filter));
+  }
+
+  async topicStorage(filter: { sessionId: string }): Promise<TopicStorage[]> {
+    return selectTopicStorage(this.open('topicStorage'), filter.sessionId);
   }
 
   async close(): Promise<void> {
@@ -98,6 +122,6 @@ export class InMemorySessionStore implements SessionStore {
  * // hits: [{ kind: 'turn', id: 'm1', score: 0.28... }]
  * ```
  */
-export async function createInMemorySessionStore(): Promise<SessionStore> {
+export async function createInMemorySessionStore(): Promise<SessionStore & TopicStore> {
   return new InMemorySessionStore();
 }

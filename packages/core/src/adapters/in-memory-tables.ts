@@ -1,7 +1,9 @@
 import type { Fact, JobRecord, Summary } from '../domain/derived.js';
 import type { StoredMessage } from '../domain/message.js';
 import type { Session } from '../domain/session.js';
+import { restoreText } from '../engine/cold-text.js';
 import { InMemoryLexicalIndex } from './in-memory-lexical-index.js';
+import { InMemoryTopicTables } from './in-memory-topic-tables.js';
 
 /**
  * Remembers how to revert each mutation made inside `run`, so that a batch that throws
@@ -105,11 +107,12 @@ export class InMemoryTables {
   private readonly factsByNamespace = new Map<string, Map<string, Fact>>();
 
   readonly sessions = new Table<Session>((session) => session.id, this.undo);
+  readonly topic = new InMemoryTopicTables(this.undo);
 
   readonly messages = new Table<StoredMessage>((message) => message.id, this.undo, {
     attach: (message) => {
       insertBySeq(this.messagesBySession, message);
-      this.lexical.add(message.namespace, turnEntry(message), message.content);
+      this.lexical.add(message.namespace, turnEntry(message), this.textOf(message));
     },
     detach: (message) => {
       removeBySeq(this.messagesBySession, message);
@@ -147,6 +150,12 @@ export class InMemoryTables {
     attach: (job) => addToGroup(this.jobsBySession, job.sessionId, job.key, job),
     detach: (job) => removeFromGroup(this.jobsBySession, job.sessionId, job.key),
   });
+
+  /** A message's text, from cold storage when it is compressed. */
+  textOf(message: StoredMessage): string {
+    const cold = this.topic.cold.get(message.id);
+    return cold === undefined ? message.content : restoreText(cold.bytes);
+  }
 
   /** Messages of one session in ascending seq order; do not mutate. */
   sessionMessages(sessionId: string): readonly StoredMessage[] {

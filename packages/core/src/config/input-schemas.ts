@@ -60,6 +60,8 @@ export const searchSchema = z.object({
   query: z.string(),
   k: z.number().int().positive().max(1000).default(10),
   kinds: z.array(z.enum(['turn', 'summary', 'fact'])).min(1).optional(),
+  /** Turns of each turn hit's thread path to return (its ancestors); none when absent. */
+  contextDepth: z.number().int().min(0).max(50).optional(),
 });
 
 export const factsListSchema = z.object({

@@ -3,6 +3,7 @@ import type { JobQueue } from '../ports/job-queue.js';
 import type { KnowledgeBase } from '../ports/knowledge-base.js';
 import type { Clock, FactExtractor, Summarizer, TokenCounter } from '../ports/models.js';
 import type { SessionStore } from '../ports/session-store.js';
+import type { ThreadSelector } from '../ports/thread-selector.js';
 import type { PolicyInput } from './policy.js';
 
 /**
@@ -11,6 +12,7 @@ import type { PolicyInput } from './policy.js';
  * extractor, hashing embeddings, tiktoken counting).
  */
 export interface MemoryOptions {
+  /** Must also implement `TopicStore` (both bundled stores do). */
   store?: SessionStore;
   knowledge?: KnowledgeBase;
   queue?: JobQueue;
@@ -30,5 +32,10 @@ export interface MemoryOptions {
   embeddings?: EmbeddingsInterface;
   tokens?: TokenCounter;
   clock?: Clock;
+  /**
+   * Chooses which earlier reply a user turn continues (the conversation tree).
+   * @defaultValue a `LinearThreadSelector` (no branches)
+   */
+  threadSelector?: ThreadSelector;
   policy?: PolicyInput;
 }

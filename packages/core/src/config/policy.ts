@@ -36,6 +36,33 @@ export const policySchema = z
         ingestBatchMessages: positiveInt.default(50),
       })
       .prefault({}),
+    topics: z
+      .object({
+        /** A user turn joins the most similar topic at or above this cosine similarity, else opens a new one. @defaultValue 0.3 */
+        similarityThreshold: z.number().min(-1).max(1).default(0.3),
+        /** Importance of a new topic, 0-1 (users can change it per topic). @defaultValue 0.5 */
+        defaultImportance: ratio.default(0.5),
+        /** Words of the opening turn kept as a topic's title. @defaultValue 8 */
+        titleWords: positiveInt.default(8),
+        /** Topics whose newest reply is offered to the thread selector, most recent first. @defaultValue 8 */
+        threadCandidates: positiveInt.default(8),
+      })
+      .prefault({}),
+    decay: z
+      .object({
+        /** Half-life of a topic never accessed again (short-term memory). @defaultValue 86_400_000 (1 day) */
+        baseHalfLifeMs: positiveInt.default(86_400_000),
+        /** The half-life doubles every this many accesses... @defaultValue 3 */
+        accessesPerDoubling: positiveInt.default(3),
+        /** ...up to this cap. @defaultValue 2_592_000_000 (30 days) */
+        maxHalfLifeMs: positiveInt.default(2_592_000_000),
+        /** A topic whose half-life reaches this is long-term memory. @defaultValue 604_800_000 (7 days) */
+        longTermHalfLifeMs: positiveInt.default(604_800_000),
+        /** Topics whose priority (importance x 0.5^(age / half-life)) falls under this leave the active set. @defaultValue 0.05 */
+        floor: ratio.default(0.05),
+      })
+      .prefault({})
+      .refine((d) => d.maxHalfLifeMs >= d.baseHalfLifeMs, { message: 'decay.maxHalfLifeMs must be at least decay.baseHalfLifeMs' }),
     context: z
       .object({
         /** Budget used when getContext is called without one. @defaultValue 2000 */

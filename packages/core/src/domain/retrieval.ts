@@ -10,6 +10,8 @@ export interface SearchHit {
   sessionId: string | null;
   messageIds: string[];
   createdAt: number;
+  /** With `contextDepth`: the turns this turn follows, oldest first, at most that many. */
+  thread?: import('./topic.js').ThreadStep[];
 }
 
 /** One candidate considered for a context, kept or cut, and why. */

@@ -4,10 +4,15 @@ import type { JobQueue } from '../ports/job-queue.js';
 import type { KnowledgeBase } from '../ports/knowledge-base.js';
 import type { Clock, FactExtractor, Summarizer, TokenCounter } from '../ports/models.js';
 import type { SessionStore } from '../ports/session-store.js';
+import type { ThreadSelector } from '../ports/thread-selector.js';
+import type { TopicStore } from '../ports/topic-store.js';
 
 /** The resolved ports and policy a memory runs on. */
 export interface MemoryDeps {
   store: SessionStore;
+  /** The same backend as `store`: topics, the conversation tree, cold storage. */
+  topics: TopicStore;
+  threads: ThreadSelector;
   knowledge: KnowledgeBase;
   queue: JobQueue;
   summarizer: Summarizer;

@@ -16,13 +16,18 @@ import { buildContext, type ContextResult } from './context.js';
 import { deriveJob } from './derive.js';
 import { DegradedRecovery } from './degraded-recovery.js';
 import type { MemoryStats } from './derivation-stats.js';
-import { forget, type ForgetReport, type ForgetTarget } from './forget.js';
+import type { ForgetReport, ForgetTarget } from './forget.js';
 import { Mutex } from './mutex.js';
 import { reindex, type ReindexReport } from './reindex.js';
 import { retrieve, toSearchHit } from './retrieve.js';
 import { scheduleSession } from './schedule.js';
 import { collectBundle, importBundle, renderBundle, type ExportFormat, type ImportReport } from './transfer.js';
 import { toNewMessages } from './normalize-messages.js';
+import { attachIngested } from './topic-attach.js';
+import { touchTopicsOf } from './topic-decay.js';
+import { forgetWithTopics } from './topic-forget.js';
+import { sessionMermaid, withThreadPaths } from './topic-views.js';
+import { topicsApi, type TopicsApi } from './topics-api.js';
 
 const SESSION_HINT = 'Pass the id returned by memory.sessions.create().';
 
@@ -54,9 +59,13 @@ export class Memory {
     list: (filter: { namespace: string; includeSuperseded?: boolean }) => this.listFacts(filter),
   };
 
+  /** Topics of a session: list with decay and storage stats, importance, decay now, restore. */
+  readonly topics: TopicsApi;
+
   /** @internal use createMemory() */
   constructor(private readonly deps: MemoryDeps) {
     this.recovery = new DegradedRecovery(deps, (error) => (this.lastScheduleError = error));
+    this.topics = topicsApi(deps, this.applyLock, (id) => this.requireSession(id));
   }
 
   /** @internal the runtime the queue calls. */
@@ -68,7 +77,11 @@ export class Memory {
   }
 
   private async applyAndReschedule(result: DeriveResult): Promise<void> {
-    const applied = await this.applyLock.run(() => applyResult(this.deps, result));
+    const applied = await this.applyLock.run(async () => {
+      const written = await applyResult(this.deps, result);
+      if (written) await attachIngested(this.deps, result);
+      return written;
+    });
     if (!applied) return;
     await this.recovery.applied(result);
     if (result.job.type !== 'ingest' && !result.job.rederive) await scheduleSession(this.deps, result.job.sessionId);
@@ -153,15 +166,30 @@ export class Memory {
     const session = await this.requireSession(sessionId);
     const opts = parseWith(getContextSchema, options, 'getContext options', 'budgetTokens must be a positive integer; query a string.');
     if (this.unscheduled.has(session.id)) await this.scheduleAfterAppend(session.id);
-    return buildContext(this.deps, session, opts.query, opts.budgetTokens ?? this.deps.policy.context.defaultBudgetTokens);
+    const context = await buildContext(this.deps, session, opts.query, opts.budgetTokens ?? this.deps.policy.context.defaultBudgetTokens);
+    const recalled = context.manifest.filter((m) => m.included && m.kind === 'turn' && m.tier === 'session').map((m) => m.id);
+    await this.applyLock.run(() => touchTopicsOf(this.deps, recalled));
+    return context;
   }
 
-  /** Hybrid (BM25 + vector) search over one namespace's turns, summaries and facts, best first. */
-  async search(request: { namespace: string; query: string; k?: number; kinds?: ('turn' | 'summary' | 'fact')[] }): Promise<SearchHit[]> {
+  /**
+   * Hybrid (BM25 + vector) search over one namespace's turns, summaries and facts, best first.
+   * With `contextDepth`, each turn hit carries up to that many turns of its thread path.
+   * Returning a turn counts as an access to its topic (a cold topic is restored).
+   */
+  async search(request: { namespace: string; query: string; k?: number; kinds?: ('turn' | 'summary' | 'fact')[]; contextDepth?: number }): Promise<SearchHit[]> {
     this.assertOpen();
     const req = parseWith(searchSchema, request, 'search request', "Pass { namespace, query, k?, kinds?: ['turn' | 'summary' | 'fact'] }.");
     const hits = await retrieve(this.deps, { namespace: req.namespace, query: req.query, k: req.k, kinds: req.kinds ?? ['turn', 'summary', 'fact'] });
-    return hits.map(toSearchHit);
+    await this.applyLock.run(() => touchTopicsOf(this.deps, hits.filter((h) => h.kind === 'turn').map((h) => h.id)));
+    const out = hits.map(toSearchHit);
+    return req.contextDepth === undefined ? out : withThreadPaths(this.deps, out, req.contextDepth);
+  }
+
+  /** A session's conversation tree (turns by thread, grouped by topic) as a Mermaid flowchart. */
+  async toMermaid(sessionId: string): Promise<string> {
+    this.assertOpen();
+    return sessionMermaid(this.deps, await this.requireSession(sessionId));
   }
 
   /**
@@ -171,7 +199,7 @@ export class Memory {
   async forget(target: ForgetTarget): Promise<ForgetReport> {
     this.assertOpen();
     const parsed = parseWith(forgetSchema, target, 'forget target', 'Pass exactly one of { messageIds: string[] }, { sessionId }, { namespace }.');
-    const report = await this.applyLock.run(() => forget(this.deps, parsed));
+    const report = await this.applyLock.run(() => forgetWithTopics(this.deps, parsed));
     for (const sessionId of report.sessionsToRederive) await this.schedule(sessionId);
     return report;
   }

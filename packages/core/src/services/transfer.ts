@@ -3,20 +3,23 @@ import { parseWith } from '../config/parse.js';
 import type { Fact, JobRecord, Summary } from '../domain/derived.js';
 import type { StoredMessage } from '../domain/message.js';
 import type { Session } from '../domain/session.js';
+import type { Topic, TurnLink } from '../domain/topic.js';
 import { StrataError } from '../errors/strata-error.js';
 import type { MemoryDeps } from './deps.js';
 import { indexTexts } from './reindex.js';
 import { formatDay } from './text-format.js';
 
 export const BUNDLE_FORMAT = 'strata-bundle';
-export const BUNDLE_VERSION = 1;
+/** Version 2 adds topics and the conversation tree; version 1 bundles still import. */
+export const BUNDLE_VERSION = 2;
 
 /** A lossless, versioned export of sessions with every tier and its provenance. */
 export interface ExportBundle {
   format: typeof BUNDLE_FORMAT;
-  version: typeof BUNDLE_VERSION;
+  /** What `export` writes is BUNDLE_VERSION; version 1 (no topics) is still read. */
+  version: 1 | typeof BUNDLE_VERSION;
   exportedAt: string;
-  sessions: { session: Session; messages: StoredMessage[]; summaries: Summary[]; jobs: JobRecord[] }[];
+  sessions: { session: Session; messages: StoredMessage[]; summaries: Summary[]; jobs: JobRecord[]; topics?: Topic[]; links?: TurnLink[] }[];
   /** Facts derived from these sessions' messages, current and superseded. */
   facts: Fact[];
 }
@@ -25,13 +28,15 @@ export type ExportFormat = 'json' | 'jsonl' | 'markdown' | 'text';
 
 /** Reads one session with everything derived from it. */
 export async function collectBundle(deps: MemoryDeps, session: Session, now: number): Promise<ExportBundle> {
-  const [messages, summaries, jobs] = await Promise.all([
+  const [messages, summaries, jobs, topics, links] = await Promise.all([
     deps.store.messages({ sessionId: session.id }),
     deps.store.summaries({ sessionId: session.id }),
     deps.store.jobs({ sessionId: session.id }),
+    deps.topics.topics({ sessionId: session.id }),
+    deps.topics.links({ sessionId: session.id }),
   ]);
   const facts = messages.length ? await deps.store.facts({ sourceMessageIds: messages.map((m) => m.id), includeSuperseded: true }) : [];
-  return { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, exportedAt: new Date(now).toISOString(), sessions: [{ session, messages, summaries, jobs }], facts };
+  return { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, exportedAt: new Date(now).toISOString(), sessions: [{ session, messages, summaries, jobs, topics, links }], facts };
 }
 
 /** Renders a bundle in one of the export formats. */
@@ -82,13 +87,15 @@ function renderMarkdown(bundle: ExportBundle): string {
 const looseRecord = z.record(z.string(), z.unknown());
 const bundleSchema = z.object({
   format: z.literal(BUNDLE_FORMAT),
-  version: z.literal(BUNDLE_VERSION),
+  version: z.union([z.literal(1), z.literal(BUNDLE_VERSION)]),
   exportedAt: z.string(),
   sessions: z.array(z.object({
     session: looseRecord.and(z.object({ id: z.string().min(1), namespace: z.string().min(1), lastSeq: z.number() })),
     messages: z.array(looseRecord.and(z.object({ id: z.string().min(1), seq: z.number().int().positive(), sessionId: z.string(), content: z.string() }))),
     summaries: z.array(looseRecord),
     jobs: z.array(looseRecord),
+    topics: z.array(looseRecord.and(z.object({ id: z.string().min(1), sessionId: z.string() }))).optional(),
+    links: z.array(looseRecord.and(z.object({ messageId: z.string().min(1), topicId: z.string() }))).optional(),
   })),
   facts: z.array(looseRecord.and(z.object({ id: z.string().min(1), namespace: z.string().min(1) }))),
 });
@@ -108,7 +115,7 @@ export interface ImportReport {
  */
 export async function importBundle(deps: MemoryDeps, input: unknown): Promise<ImportReport> {
   const raw = typeof input === 'string' ? parseJson(input) : input;
-  const bundle = parseWith(bundleSchema, raw, 'import bundle', `Pass the JSON produced by memory.export(sessionId, { format: 'json' }) (format '${BUNDLE_FORMAT}', version ${BUNDLE_VERSION}).`) as unknown as ExportBundle;
+  const bundle = parseWith(bundleSchema, raw, 'import bundle', `Pass the JSON produced by memory.export(sessionId, { format: 'json' }) (format '${BUNDLE_FORMAT}', version 1 or ${BUNDLE_VERSION}).`) as unknown as ExportBundle;
   for (const { session } of bundle.sessions) {
     const [existing] = await deps.store.sessions({ ids: [session.id] });
     if (existing) {
@@ -126,6 +133,7 @@ export async function importBundle(deps: MemoryDeps, input: unknown): Promise<Im
       { type: 'putFacts', facts: bundle.facts },
     ],
   });
+  await importTopics(deps, bundle);
   await indexBundle(deps, bundle);
   return {
     sessions: bundle.sessions.length,
@@ -133,6 +141,19 @@ export async function importBundle(deps: MemoryDeps, input: unknown): Promise<Im
     summaries: bundle.sessions.reduce((n, s) => n + s.summaries.length, 0),
     facts: bundle.facts.length,
   };
+}
+
+/** Topics and links of the bundle; the turns of cold topics are stored compressed again. */
+async function importTopics(deps: MemoryDeps, bundle: ExportBundle): Promise<void> {
+  const topics = bundle.sessions.flatMap((s) => s.topics ?? []);
+  const links = bundle.sessions.flatMap((s) => s.links ?? []);
+  if (topics.length === 0 && links.length === 0) return;
+  const cold = new Set(topics.filter((t) => t.coldSince !== undefined).map((t) => t.id));
+  await deps.topics.writeTopics([
+    { type: 'putTopics', topics },
+    { type: 'putLinks', links },
+    { type: 'compress', messageIds: links.filter((l) => cold.has(l.topicId)).map((l) => l.messageId) },
+  ]);
 }
 
 async function indexBundle(deps: MemoryDeps, bundle: ExportBundle): Promise<void> {
