@@ -1,4 +1,4 @@
-import type { Job } from 'bullmq';
+import type { Job, Queue } from 'bullmq';
 import type { JobType } from '@strata/core';
 import { BOTH_GIVEN_ERROR, bothGiven, connectionShape, parseOptions, redisSettings } from './connection-options.js';
 import type { RedisConnectionOptions, RedisSettings } from './connection-options.js';
@@ -7,7 +7,7 @@ import { collectStats } from './queue-stats.js';
 import type { QueueStats } from './queue-stats.js';
 import { openQueues } from './queues.js';
 import type { ApplyJobData, DeriveJobData, StrataQueues } from './queues.js';
-import { strataKeys } from './redis-keys.js';
+import { APPLY_QUEUE, strataKeys } from './redis-keys.js';
 import type { QueueName } from './redis-keys.js';
 import { closeRedis, openRedis, probeRedis } from './redis-client.js';
 import { toStrataError } from './to-strata-error.js';
@@ -33,13 +33,14 @@ const HINT = "Pass { url: 'redis://127.0.0.1:6379', prefix?: 'strata' } (the app
 /** Connects, runs `use`, disconnects; Redis errors become StrataErrors naming the server. */
 async function withQueues<T>(settings: RedisSettings, use: (queues: StrataQueues, client: ReturnType<typeof openRedis>) => Promise<T>): Promise<T> {
   await probeRedis(settings);
-  let lastError: unknown;
-  const client = openRedis(settings, false, (error) => (lastError = error));
-  const queues = openQueues(client, settings.prefix, (error) => (lastError = error));
+  // Connection errors also reject the command that needed the connection: reported there.
+  const ignore = (): void => undefined;
+  const client = openRedis(settings, false, ignore);
+  const queues = openQueues(client, settings.prefix, ignore);
   try {
     return await use(queues, client);
   } catch (error) {
-    throw toStrataError(error ?? lastError, settings.where);
+    throw toStrataError(error, settings.where);
   } finally {
     await queues.close().catch(() => undefined);
     await closeRedis(client);
@@ -47,11 +48,13 @@ async function withQueues<T>(settings: RedisSettings, use: (queues: StrataQueues
 }
 
 async function failedOf(queues: StrataQueues, limit: number): Promise<{ queue: QueueName; job: Job<DeriveJobData | ApplyJobData> }[]> {
-  const named: [QueueName, StrataQueues['apply'] | StrataQueues['derive']['ingest']][] = [
-    ...(Object.entries(queues.derive) as [QueueName, StrataQueues['derive']['ingest']][]),
-    ['apply', queues.apply],
-  ];
-  const lists = await Promise.all(named.map(async ([queue, q]) => (await (q as StrataQueues['apply']).getFailed(0, limit - 1)).map((job) => ({ queue, job: job as Job<DeriveJobData | ApplyJobData> }))));
+  const named: [QueueName, Queue<DeriveJobData> | Queue<ApplyJobData>][] = [...Object.entries(queues.derive) as [QueueName, Queue<DeriveJobData>][], [APPLY_QUEUE, queues.apply]];
+  const lists = await Promise.all(
+    named.map(async ([queue, q]) => {
+      const failed: Job<DeriveJobData | ApplyJobData>[] = await q.getFailed(0, limit - 1);
+      return failed.map((job) => ({ queue, job }));
+    }),
+  );
   return lists.flat();
 }
 
