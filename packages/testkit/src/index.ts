@@ -6,3 +6,5 @@ export { describeJobQueueContract } from './job-queue-contract.js';
 export type { JobQueueContractOptions } from './job-queue-contract.js';
 export { requireService } from './require-service.js';
 export { startOpenAiStub, promptText, hashVector, type OpenAiStub, type OpenAiStubOptions, type StubChatReply, type StubChatHandler, type StubToolCall, type ChatCompletionRequest, type ChatCompletionMessage, type RecordedRequest } from './openai-stub-server.js';
+export { describeTopicStoreContract } from './topic-store-contract.js';
+export type { TopicStoreContractOptions } from './topic-store-contract.js';
