@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { SimilarityThreadSelector } from '../src/models/similarity-thread-selector.js';
+import { LlmThreadSelector } from '../src/models/llm-thread-selector.js';
+import type { MemoryOptions } from '../src/config/memory-options.js';
+import { createTestMemory } from './helpers.js';
+import { ToolCallingFake } from './llm/tool-calling-fake.js';
+
+const HOUR = 3_600_000;
+const START = Date.UTC(2026, 10, 20, 10, 0, 0);
+const policy = {
+  topics: { similarityThreshold: 0.2 },
+  decay: { baseHalfLifeMs: HOUR, accessesPerDoubling: 1, maxHalfLifeMs: 8 * HOUR, longTermHalfLifeMs: 4 * HOUR, floor: 0.1 },
+};
+const BIKES = [
+  { role: 'user' as const, content: 'Are the bike lanes in Berlin good for cycling to work?' },
+  { role: 'assistant' as const, content: 'Berlin bike lanes are wide; cycling to work along the canal bike lanes is popular.' },
+];
+const LASAGNA = [
+  { role: 'user' as const, content: 'Give me a lasagna recipe with spinach and ricotta.' },
+  { role: 'assistant' as const, content: 'Layer lasagna sheets with spinach, ricotta and tomato sauce, then bake the lasagna.' },
+];
+const BACK = { role: 'user' as const, content: 'Back to the Berlin bike lanes: is cycling in winter ok?' };
+
+async function conversation(options: MemoryOptions = {}) {
+  const setup = await createTestMemory({ policy, ...options });
+  setup.clock.set(START);
+  const session = await setup.memory.sessions.create({ namespace: 'ana' });
+  const bikes = await setup.memory.append(session.id, BIKES);
+  const lasagna = await setup.memory.append(session.id, LASAGNA);
+  return { ...setup, session, bikes, lasagna };
+}
+
+describe('topics, threads and decay', () => {
+  it('groups turns into titled topics and follows the linear thread by default', async () => {
+    const { memory, session, bikes, lasagna } = await conversation();
+    const topics = await memory.topics.list(session.id);
+    expect(topics.map((t) => [t.title, t.activeMessages, t.compressedMessages, t.isActive])).toEqual([
+      ['Are the bike lanes in Berlin good for …', 2, 0, true],
+      ['Give me a lasagna recipe with spinach and …', 2, 0, true],
+    ]);
+    const mermaid = await memory.toMermaid(session.id);
+    expect(mermaid).toContain(`t1 --> t2\n  t2 --> t3\n  t3 --> t4`);
+    const [hit] = await memory.search({ namespace: 'ana', query: 'tomato sauce bake', k: 1, kinds: ['turn'], contextDepth: 2 });
+    expect(hit?.id).toBe(lasagna[1]?.id);
+    expect(hit?.thread?.map((s) => s.id)).toEqual([bikes[1]?.id, lasagna[0]?.id]);
+    expect(hit?.thread?.[0]?.content).toBe(BIKES[1]?.content);
+    await memory.close();
+  });
+
+  it('follows the decay schedule: leaves the active set under the floor, compressed, losslessly readable and searchable', async () => {
+    const { memory, session, clock, bikes } = await conversation();
+    const before = await memory.messages(session.id);
+    const [bikesTopic] = await memory.topics.list(session.id);
+    expect(bikesTopic).toMatchObject({ halfLifeMs: HOUR, memoryType: 'short-term', accessCount: 0, importance: 0.5 });
+
+    clock.set(START + 2 * HOUR); // 0.5 x 0.5^2 = 0.125: still over the floor
+    expect(await memory.topics.decay({ sessionId: session.id })).toEqual({ cooled: [], compressed: 0 });
+    expect((await memory.topics.list(session.id))[0]?.priority).toBeCloseTo(0.125, 2);
+
+    clock.set(START + 3 * HOUR); // 0.0625: under the floor; the newest topic stays active
+    expect(await memory.topics.decay({ sessionId: session.id })).toEqual({ cooled: [bikesTopic?.id], compressed: 2 });
+    const cold = await memory.topics.list(session.id);
+    expect(cold.map((t) => [t.isActive, t.activeMessages, t.compressedMessages])).toEqual([[false, 0, 2], [true, 2, 0]]);
+    expect(cold[0]?.storedBytes).toBeLessThan(cold[0]?.textBytes ?? 0);
+    expect(await memory.messages(session.id)).toEqual(before);
+    const context = await memory.getContext(session.id, { query: 'nothing matches this', budgetTokens: 4000 });
+    expect(context.messages.map((m) => m.text)).toContain(BIKES[0]?.content);
+
+    // A search returns the cold turn: an access, which restores the topic and doubles its half-life.
+    const hits = await memory.search({ namespace: 'ana', query: 'canal bike lanes', k: 1, kinds: ['turn'] });
+    expect(hits.map((h) => [h.id, h.text])).toEqual([[bikes[1]?.id, BIKES[1]?.content]]);
+    const back = (await memory.topics.list(session.id))[0];
+    expect(back).toMatchObject({ isActive: true, activeMessages: 2, compressedMessages: 0, accessCount: 1, halfLifeMs: 2 * HOUR });
+    expect(await memory.messages(session.id)).toEqual(before);
+    await memory.close();
+  });
+
+  it('a user turn returning to a cold topic restores it; the similarity selector branches the tree to it', async () => {
+    const { memory, session, clock, bikes } = await conversation({ threadSelector: new SimilarityThreadSelector({ minSimilarity: 0.2 }) });
+    clock.set(START + 3 * HOUR);
+    await memory.topics.decay();
+    const [back] = await memory.append(session.id, BACK);
+    const topics = await memory.topics.list(session.id);
+    // The return made the lasagna topic the older one: 3 hours old, it left the active set.
+    expect(topics.map((t) => [t.isActive, t.compressedMessages, t.accessCount])).toEqual([[true, 0, 1], [false, 2, 0]]);
+    expect(topics[0]?.activeMessages).toBe(3);
+    const [hit] = await memory.search({ namespace: 'ana', query: 'winter', k: 1, kinds: ['turn'], contextDepth: 1 });
+    expect(hit?.id).toBe(back?.id);
+    expect(hit?.thread?.map((s) => s.id)).toEqual([bikes[1]?.id]);
+    await memory.close();
+  });
+
+  it('the LLM selector chooses the parent with a chat model (structured output)', async () => {
+    const model = new ToolCallingFake((call) => {
+      const line = call.prompt.split('\n').find((l) => /^\d+\. .*bike/i.test(l));
+      return { choice: line ? Number(line.split('.')[0]) : 0 };
+    });
+    const { memory, session, bikes } = await conversation({ threadSelector: new LlmThreadSelector({ model }) });
+    await memory.append(session.id, BACK);
+    const [hit] = await memory.search({ namespace: 'ana', query: 'winter', k: 1, kinds: ['turn'], contextDepth: 1 });
+    expect(hit?.thread?.map((s) => s.id)).toEqual([bikes[1]?.id]);
+    expect(model.calls.map((c) => c.tool)).toEqual(['thread', 'thread']);
+    await memory.close();
+  });
+
+  it('importance is user-settable and keeps an important topic active longer', async () => {
+    const { memory, session, clock } = await conversation();
+    const [bikesTopic] = await memory.topics.list(session.id);
+    await memory.topics.setImportance(bikesTopic?.id ?? '', 1);
+    clock.set(START + 3 * HOUR); // 1 x 0.5^3 = 0.125
+    expect((await memory.topics.decay()).cooled).toEqual([]);
+    await expect(memory.topics.setImportance(bikesTopic?.id ?? '', 2)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(memory.topics.restore('nope')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await memory.close();
+  });
+
+  it('export / import round-trips topics, the tree and cold storage; a version 1 bundle still imports', async () => {
+    const { memory, session, clock, store } = await conversation();
+    clock.set(START + 3 * HOUR);
+    await memory.topics.decay();
+    const bundle = JSON.parse(await memory.export(session.id, { format: 'json' }));
+    expect(bundle.version).toBe(2);
+    const { memory: other, store: otherStore } = await createTestMemory({ policy });
+    await other.import(bundle);
+    expect(await other.messages(session.id)).toEqual(await memory.messages(session.id));
+    expect(await otherStore.topics({})).toEqual(await store.topics({}));
+    expect(await otherStore.links({})).toEqual(await store.links({}));
+    expect(await otherStore.topicStorage({ sessionId: session.id })).toEqual(await store.topicStorage({ sessionId: session.id }));
+    expect(await other.toMermaid(session.id)).toBe(await memory.toMermaid(session.id));
+
+    const { memory: old } = await createTestMemory({ policy });
+    const v1 = { ...bundle, version: 1, sessions: bundle.sessions.map(({ topics: _t, links: _l, ...rest }: Record<string, unknown>) => rest) };
+    expect((await old.import(v1)).messages).toBe(4);
+    expect(await old.messages(session.id)).toEqual(await memory.messages(session.id));
+    await Promise.all([memory.close(), other.close(), old.close()]);
+  });
+
+  it('forget cascades: children follow the nearest ancestor, titles drop forgotten text, sessions take their topics along', async () => {
+    const { memory, session, store, bikes, lasagna } = await conversation();
+    await memory.forget({ messageIds: [bikes[0]?.id ?? '', bikes[1]?.id ?? ''] });
+    const links = await store.links({ sessionId: session.id });
+    expect(links.map((l) => [l.messageId, l.parentId])).toEqual([[lasagna[0]?.id, null], [lasagna[1]?.id, lasagna[0]?.id]]);
+    expect((await memory.topics.list(session.id)).map((t) => t.title)).toEqual(['Give me a lasagna recipe with spinach and …']);
+    await memory.forget({ messageIds: [lasagna[0]?.id ?? ''] });
+    expect((await memory.topics.list(session.id)).map((t) => t.title)).toEqual(['Layer lasagna sheets with spinach, ricotta and tomato …']);
+    await memory.sessions.delete(session.id);
+    expect(await store.topics({})).toEqual([]);
+    expect(await store.links({})).toEqual([]);
+    await memory.close();
+  });
+});
