@@ -91,8 +91,14 @@ export class KeyTracker {
 
   private async runCheck(): Promise<void> {
     try {
-      const { settled, lost } = await this.options.check(this.nextBatch());
-      for (const key of settled) this.unsettled.delete(key);
+      const batch = this.nextBatch();
+      const outcome = await this.options.check(batch);
+      // Only what is still tracked as checked: a job applied while the check ran is gone from
+      // Redis too, and must not count as lost (enqueued again, it would be applied twice).
+      const checked = new Map(batch.map((item) => [item.key, item]));
+      const isCurrent = (key: string): boolean => checked.get(key) !== undefined && this.unsettled.get(key) === checked.get(key);
+      const lost = outcome.lost.filter((item) => isCurrent(item.key));
+      for (const key of outcome.settled.filter(isCurrent)) this.unsettled.delete(key);
       // A lost reference is forgotten: the memory plans its range again once pending() stops listing it.
       for (const item of lost) if (!isWholeJob(item)) this.unsettled.delete(item.key);
       const requeue = lost.filter(isWholeJob);

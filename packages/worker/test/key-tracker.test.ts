@@ -66,6 +66,32 @@ describe('KeyTracker', () => {
     await drained;
   });
 
+  it('a job settled while a check runs is not taken for lost (it would be applied twice)', async () => {
+    let release = (): void => undefined;
+    const checking = new Promise<void>((resolve) => (release = resolve));
+    let isChecking = false;
+    const requeued: DeriveJob[][] = [];
+    const tracker = new KeyTracker({
+      pollMs: 5,
+      check: async (items) => {
+        isChecking = true;
+        await checking; // meanwhile the job is applied: Redis no longer has it
+        return { settled: [], lost: items };
+      },
+      requeue: async (jobs) => void requeued.push(jobs),
+      onError: (error) => {
+        throw error;
+      },
+    });
+    tracker.track(job(1));
+    while (!isChecking) await new Promise((resolve) => setTimeout(resolve, 2));
+    tracker.settle(job(1).key);
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(requeued).toEqual([]);
+    tracker.close();
+  });
+
   it('a failing check is reported and retried at the next poll', async () => {
     let calls = 0;
     const { tracker, errors } = trackerWith((items) => {
