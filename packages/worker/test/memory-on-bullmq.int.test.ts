@@ -65,6 +65,30 @@ if (unavailable === null) {
       for (const depth of Object.values(stats.queues)) expect(depth).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 0 });
     });
 
+    it('a worker serves only the queues it is given', async () => {
+      const prefix = uniquePrefix();
+      cleanup.push(() => deleteKeys(prefix));
+      const world = await openWorld();
+      const queue = await createBullMqJobQueue({ url: REDIS_URL, prefix, deriveConcurrency: 0, backoffMs: 10, pollMs: 50 });
+      const memory = await memoryOn(world, queue);
+      cleanup.push(() => memory.close());
+      await memory.sessions.create({ namespace: namespaceOf('s1'), id: 's1' });
+      await memory.append('s1', turnsFor(1, 30));
+
+      const summarizing = await startWorker({ url: REDIS_URL, prefix, models: { ...offlineModels(), policy: POLICY }, queues: ['summarize'] });
+      cleanup.push(() => summarizing.close());
+      const stats = await until(() => queue.stats(), (s) => s.queues.summarize.waiting + s.queues.summarize.active + s.queues.apply.waiting + s.queues.apply.active === 0 && s.applied > 0);
+      expect(stats.queues.ingest.waiting).toBe(1);
+      expect((await memory.getContext('s1')).pending.jobs.map((job) => job.type)).toEqual(['ingest']);
+      expect(await world.store.facts({ namespace: namespaceOf('s1') })).toEqual([]);
+
+      const ingesting = await startWorker({ url: REDIS_URL, prefix, models: { ...offlineModels(), policy: POLICY }, queues: ['ingest'] });
+      cleanup.push(() => ingesting.close());
+      await memory.flush();
+      expect((await memory.getContext('s1')).pending.jobs).toEqual([]);
+      expect((await world.store.facts({ namespace: namespaceOf('s1') })).length).toBeGreaterThan(0);
+    });
+
     it('derives in the app process too (deriveConcurrency > 0), with the same result', async () => {
       const prefix = uniquePrefix();
       cleanup.push(() => deleteKeys(prefix));
