@@ -168,7 +168,7 @@ export class Memory {
     if (this.unscheduled.has(session.id)) await this.scheduleAfterAppend(session.id);
     const context = await buildContext(this.deps, session, opts.query, opts.budgetTokens ?? this.deps.policy.context.defaultBudgetTokens);
     const recalled = context.manifest.filter((m) => m.included && m.kind === 'turn' && m.tier === 'session').map((m) => m.id);
-    await this.applyLock.run(() => touchTopicsOf(this.deps, recalled));
+    await this.touchTopics(recalled);
     return context;
   }
 
@@ -181,7 +181,7 @@ export class Memory {
     this.assertOpen();
     const req = parseWith(searchSchema, request, 'search request', "Pass { namespace, query, k?, kinds?: ['turn' | 'summary' | 'fact'] }.");
     const hits = await retrieve(this.deps, { namespace: req.namespace, query: req.query, k: req.k, kinds: req.kinds ?? ['turn', 'summary', 'fact'] });
-    await this.applyLock.run(() => touchTopicsOf(this.deps, hits.filter((h) => h.kind === 'turn').map((h) => h.id)));
+    await this.touchTopics(hits.filter((h) => h.kind === 'turn').map((h) => h.id));
     const out = hits.map(toSearchHit);
     return req.contextDepth === undefined ? out : withThreadPaths(this.deps, out, req.contextDepth);
   }
@@ -303,6 +303,11 @@ export class Memory {
     const session = await this.getSession(id);
     if (!session) throw new StrataError('NOT_FOUND', `no session with id ${JSON.stringify(id)}`, { hint: `${SESSION_HINT} List sessions with memory.sessions.list().` });
     return session;
+  }
+
+  /** An access to the topics of these turns (restoring cold ones), serialized with applies; no lock when there is none. */
+  private async touchTopics(messageIds: string[]): Promise<void> {
+    if (messageIds.length) await this.applyLock.run(() => touchTopicsOf(this.deps, messageIds));
   }
 
   private assertOpen(): void {
