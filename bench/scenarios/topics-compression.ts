@@ -80,7 +80,10 @@ function conversation(sizes: Sizes, random: () => number, start: number): Messag
     const block: MessageInput[] = [];
     for (let e = 0; e < exchanges; e++) {
       block.push({ role: 'user', content: fill(pick(USER, random), theme, random), createdAt: (at += 2 * MINUTE) });
-      block.push({ role: 'assistant', content: fill(pick(ASSISTANT, random), theme, random), createdAt: (at += MINUTE) });
+      // Replies run two to three sentences, user turns one or two (see the average turn size figure).
+      const sentences = 2 + Math.floor(random() * 2);
+      const reply = Array.from({ length: sentences }, () => fill(pick(ASSISTANT, random), theme, random)).join(' ');
+      block.push({ role: 'assistant', content: reply, createdAt: (at += MINUTE) });
     }
     blocks.push(block);
     at += 6 * HOUR;
@@ -153,6 +156,7 @@ async function measure(target: Target, sizes: Sizes): Promise<{ latencies: Laten
         { name: `${label}: topics in ${sessions.length} sessions`, value: topics.length, unit: 'topics' },
         { name: `${label}: topics that left the active set`, value: cold.length, unit: 'topics' },
         { name: `${label}: turns stored compressed after the decay sweep`, value: sum(cold, 'compressedMessages'), unit: 'turns' },
+        { name: `${label}: average turn size`, value: Math.round(allText / Math.max(1, sum(topics, 'activeMessages') + sum(topics, 'compressedMessages'))), unit: 'bytes' },
         { name: `${label}: cold turns, text bytes`, value: coldText, unit: 'bytes' },
         { name: `${label}: cold turns, bytes stored`, value: coldStored, unit: 'bytes' },
         { name: `${label}: compression ratio of cold turns (stored / text)`, value: round(coldStored / Math.max(1, coldText)), unit: 'ratio' },
