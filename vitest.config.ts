@@ -6,7 +6,7 @@ const report = process.env.STRATA_TEST_REPORT;
 
 export default defineConfig({
   test: {
-    projects: ['packages/*', 'apps/*', 'examples'],
+    projects: ['packages/*', 'apps/*', 'examples', 'bench'],
     reporters: report ? ['default', ['json', { outputFile: report }]] : ['default'],
   },
 });

@@ -12,8 +12,9 @@ import { inMemoryTarget, sqliteTarget } from './scenarios/memory-targets.js';
 import { runKnowledgeBasesBench } from './scenarios/knowledge-bases.js';
 import { runSqliteKnowledgeBaseBench } from './scenarios/sqlite-knowledge-base.js';
 import { runWorkerThroughputBench } from './scenarios/worker-throughput.js';
+import { runRetrievalQualityBench } from './scenarios/retrieval-quality.js';
 
-const SCENARIOS = ['in-memory-latency', 'sqlite-latency', 'sqlite-knowledge-base', 'knowledge-bases', 'worker-throughput'];
+const SCENARIOS = ['retrieval-quality', 'in-memory-latency', 'sqlite-latency', 'sqlite-knowledge-base', 'knowledge-bases', 'worker-throughput'];
 /** Scenarios that spawn processes and need Redis: part of a full run, of a --quick run only when named. */
 const ONLY_WHEN_NAMED_IF_QUICK = new Set(['worker-throughput']);
 
@@ -48,6 +49,7 @@ function report(error: unknown): void {
 async function main(): Promise<void> {
   const { isQuick, wants } = parseArgs(process.argv.slice(2));
   const environment = describeEnvironment();
+  if (wants('retrieval-quality')) await runOne('retrieval-quality', isQuick, environment, () => runRetrievalQualityBench({ quick: isQuick }));
   for (const { result, target, sizes } of plan(isQuick)) {
     if (wants(result)) await runOne(result, isQuick, environment, () => runMemoryLatency(target, sizes));
   }

@@ -14,6 +14,13 @@ export interface Figure {
   unit: string;
 }
 
+/** A table of results that are not latencies (e.g. retrieval quality per system and question type). */
+export interface BenchTable {
+  title: string;
+  header: string[];
+  rows: string[][];
+}
+
 /** What a benchmark run produced, as written to bench/results/<name>.json. */
 export interface BenchResult {
   name: string;
@@ -21,4 +28,7 @@ export interface BenchResult {
   environment: Environment;
   latencies: LatencyMetric[];
   figures: Figure[];
+  tables?: BenchTable[];
+  /** Free-form remarks printed under the tables (how a corpus was filled, why a peer is missing). */
+  notes?: string[];
 }

@@ -48,17 +48,22 @@ function sentences(random: Random, templates: readonly string[], most: number): 
 export class ConversationGenerator {
   private readonly random: Random;
   private isUserNext = true;
+  private readonly userTemplates: readonly string[];
+  private readonly assistantTemplates: readonly string[];
 
-  constructor(seed: number) {
+  /** `templates` replaces the sentence lists (e.g. chatter that states no fact about the user). */
+  constructor(seed: number, templates: { user?: readonly string[]; assistant?: readonly string[] } = {}) {
     this.random = seededRandom(seed);
+    this.userTemplates = templates.user ?? USER_TEMPLATES;
+    this.assistantTemplates = templates.assistant ?? ASSISTANT_TEMPLATES;
   }
 
   next(): MessageInput {
     const isUser = this.isUserNext;
     this.isUserNext = !isUser;
     return isUser
-      ? { role: 'user', content: sentences(this.random, USER_TEMPLATES, 3) }
-      : { role: 'assistant', content: sentences(this.random, ASSISTANT_TEMPLATES, 2) };
+      ? { role: 'user', content: sentences(this.random, this.userTemplates, 3) }
+      : { role: 'assistant', content: sentences(this.random, this.assistantTemplates, 2) };
   }
 
   turns(count: number): MessageInput[] {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { arch, cpus, platform, release, totalmem } from 'node:os';
+import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 /** Where a benchmark ran: numbers are only comparable on the same machine and commit. */
@@ -13,6 +13,8 @@ export interface Environment {
   /** Uncommitted changes in the tree: the numbers may not belong to `commit`. */
   isDirty: boolean;
   date: string;
+  /** 1, 5 and 15 minute load averages when the run started: timings on a busy machine are distorted. */
+  loadAverage?: number[];
 }
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -39,5 +41,6 @@ export function describeEnvironment(): Environment {
     commit: git(['rev-parse', '--short', 'HEAD']) ?? 'unknown',
     isDirty: status === null ? false : status.length > 0,
     date: new Date().toISOString(),
+    loadAverage: loadavg().map((l) => Math.round(l * 100) / 100),
   };
 }

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { BenchResult, Figure, LatencyMetric } from './bench-result.js';
+import type { BenchResult, BenchTable, Figure, LatencyMetric } from './bench-result.js';
 
 const RESULTS_DIR = fileURLToPath(new URL('../results/', import.meta.url));
 
@@ -18,9 +18,23 @@ function latencyRow({ metric, summary }: LatencyMetric): string {
   return `| ${metric} | ${ms(summary.p50)} | ${ms(summary.p99)} | ${summary.n} |`;
 }
 
-/** The Markdown report: environment header, latency table, then single figures. */
+function renderTable(table: BenchTable): string[] {
+  return [
+    `### ${table.title}`,
+    '',
+    `| ${table.header.join(' | ')} |`,
+    `|${table.header.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`,
+    ...table.rows.map((row) => `| ${row.join(' | ')} |`),
+    '',
+  ];
+}
+
+/** The Markdown report: environment header, latency table, single figures, then tables and notes. */
 export function renderMarkdown(result: BenchResult): string {
   const env = result.environment;
+  const latencies = result.latencies.length
+    ? ['| metric | p50 ms | p99 ms | n |', '|---|---:|---:|---:|', ...result.latencies.map(latencyRow), '']
+    : [];
   return [
     `# ${result.name}${result.isQuick ? ' (quick)' : ''}`,
     '',
@@ -28,15 +42,15 @@ export function renderMarkdown(result: BenchResult): string {
     `- node: ${env.node}`,
     `- commit: ${env.commit}${env.isDirty ? ' (dirty tree)' : ''}`,
     `- date: ${env.date}`,
+    ...(env.loadAverage === undefined ? [] : [`- load average at start (1, 5, 15 min): ${env.loadAverage.map((l) => l.toFixed(2)).join(', ')}`]),
     '',
-    '| metric | p50 ms | p99 ms | n |',
-    '|---|---:|---:|---:|',
-    ...result.latencies.map(latencyRow),
-    '',
+    ...latencies,
     '| figure | value |',
     '|---|---:|',
     ...result.figures.map((f) => `| ${f.name} | ${formatFigure(f)} |`),
     '',
+    ...(result.tables ?? []).flatMap(renderTable),
+    ...(result.notes?.length ? ['## Notes', '', ...result.notes.map((n) => `- ${n}`), ''] : []),
   ].join('\n');
 }
 

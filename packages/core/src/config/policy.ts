@@ -85,6 +85,18 @@ export const policySchema = z
         recallCandidates: positiveInt.default(12),
         /** Vector matches below this cosine similarity are ignored. @defaultValue 0.12 */
         minSimilarity: z.number().min(-1).max(1).default(0.12),
+        /**
+         * Adds the objects of the facts best matching the query to the query for older turns and
+         * summaries, so that a question about "my sister" also finds turns that only name her. @defaultValue true
+         */
+        expandWithFacts: z.boolean().default(true),
+        /**
+         * When the query names a day ("on Tuesday, March 4", "last Friday"), ranks first the turns
+         * and facts about that day (their time, or a date they mention resolved against it). @defaultValue true
+         */
+        timeAware: z.boolean().default(true),
+        /** Recalled turns also bring the other side of their exchange (the reply, or the question). @defaultValue false */
+        neighbourTurns: z.boolean().default(false),
       })
       .prefault({}),
   })

@@ -4,8 +4,14 @@ import { stemmer } from 'stemmer';
 // stopword ships CommonJS without type declarations; its English list is a plain string[].
 const { eng } = createRequire(import.meta.url)('stopword') as { eng: string[] };
 
+/**
+ * Words of the stock list that carry time in a memory question ("where do I live now?",
+ * "before the move"): kept as terms, the retrieval-quality bench ranks updates better with them.
+ */
+const TEMPORAL_WORDS: ReadonlySet<string> = new Set(['now', 'still', 'before', 'after']);
+
 const STOP_WORDS: ReadonlySet<string> = new Set([
-  ...eng,
+  ...eng.filter((word) => !TEMPORAL_WORDS.has(word)),
   // contractions and chat filler the stock list lacks
   "i'm", "i've", "i'd", "i'll", 'im', 'ive', 'id', 'ill', 'dont', "don't", 'doesnt', "doesn't",
   'yeah', 'yes', 'ok', 'okay', 'oh', 'um', 'uh', 'hmm', 'just', 'really', 'also', 'got',

@@ -48,7 +48,7 @@ export async function buildContext(deps: MemoryDeps, session: Session, query: st
     deps.queue.pending(session.id),
   ]);
   const count = (text: string) => deps.tokens.count(text);
-  const recall = dedupeRecall(recalled.filter(isNotSynopsis));
+  const recall = dedupeRecall(await withNeighbours(deps, recalled.filter(isNotSynopsis), shown));
   const assembly = assembleContext({
     budgetTokens,
     shares: context.shares,
@@ -70,6 +70,32 @@ export async function buildContext(deps: MemoryDeps, session: Session, query: st
     query: effectiveQuery,
     pending: { jobs, watermarkSeq: view.watermark, uncoveredMessages: view.uncovered.length },
   };
+}
+
+/** Recalled turns whose other side of the exchange is added (the best ones only). */
+const NEIGHBOUR_TURNS = 3;
+
+/**
+ * With `policy.context.neighbourTurns`, each of the best recalled turns is followed by the
+ * other side of its exchange: a user turn by the reply after it, an assistant turn by the
+ * question before it (unless shown already).
+ */
+async function withNeighbours(deps: MemoryDeps, hits: Retrieved[], shown: ReadonlySet<string>): Promise<Retrieved[]> {
+  if (!deps.policy.context.neighbourTurns) return hits;
+  const seen = new Set([...shown, ...hits.map((h) => h.id)]);
+  const out: Retrieved[] = [];
+  let expanded = 0;
+  for (const hit of hits) {
+    out.push(hit);
+    if (hit.kind !== 'turn' || expanded >= NEIGHBOUR_TURNS) continue;
+    expanded++;
+    const seq = hit.record.role === 'user' ? hit.record.seq + 1 : hit.record.seq - 1;
+    const [next] = await deps.store.messages({ sessionId: hit.record.sessionId, fromSeq: seq, toSeq: seq });
+    if (next === undefined || seen.has(next.id) || !next.content.trim()) continue;
+    seen.add(next.id);
+    out.push({ kind: 'turn', id: next.id, text: next.content, score: hit.score, sessionId: next.sessionId, messageIds: [next.id], createdAt: next.createdAt, record: next });
+  }
+  return out;
 }
 
 interface RecallSelection {

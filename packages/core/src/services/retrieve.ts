@@ -2,6 +2,8 @@ import type { Fact, Summary } from '../domain/derived.js';
 import type { StoredMessage } from '../domain/message.js';
 import type { SearchHit } from '../domain/retrieval.js';
 import { fuseRankings } from '../engine/fuse-rankings.js';
+import { analyzeText } from '../lexical/analyze.js';
+import { isAboutDay, queryDayOf, type QueryDay } from '../engine/query-day.js';
 import type { LexicalKind } from '../ports/session-store.js';
 import type { MemoryDeps } from './deps.js';
 
@@ -24,26 +26,66 @@ export type Retrieved =
  * Hybrid retrieval inside one namespace: BM25 candidates from the store and vector
  * candidates from the KB, fused by reciprocal rank, hydrated from the store (the truth:
  * anything the KB still knows but the store no longer has is dropped). Best first.
+ * Query expansion (policy.context): a day the query names is added as `MM-DD` and the
+ * candidates about that day rank first (`timeAware`); for turns and summaries, the objects
+ * of the best-matching facts are added to the query (`expandWithFacts`).
  */
 export async function retrieve(deps: MemoryDeps, request: RetrieveRequest): Promise<Retrieved[]> {
   const { namespace, query, k, kinds } = request;
   if (!query.trim() || k <= 0) return [];
   const depth = Math.max(k * 3, 20);
-  const [lexical, vector] = await Promise.all([
-    deps.store.searchLexical({ namespace, text: query, kinds, k: depth }),
-    vectorCandidates(deps, namespace, query, kinds, depth),
+  const day = deps.policy.context.timeAware ? queryDayOf(query, deps.clock.now()) : undefined;
+  const text = day === undefined ? query : `${query} ${day.key}`;
+  const expansion = await factExpansion(deps, request);
+  const [lexical, vector, expanded] = await Promise.all([
+    deps.store.searchLexical({ namespace, text, kinds, k: depth }),
+    vectorCandidates(deps, namespace, text, kinds, depth),
+    expansion ? deps.store.searchLexical({ namespace, text: expansion, kinds, k: depth }) : Promise.resolve([]),
   ]);
   const exclude = request.exclude ?? new Set<string>();
   const keep = (id: string) => !exclude.has(id);
-  const fused = fuseRankings([lexical.map((h) => h.id).filter(keep), vector.filter(keep)]);
+  const fused = fuseRankings([lexical.map((h) => h.id).filter(keep), vector.filter(keep), expanded.map((h) => h.id).filter(keep)]);
   const hydrated = await hydrate(deps, namespace, fused.slice(0, depth).map((f) => f.id));
+  const ranked = day === undefined ? fused : aboutDayFirst(fused, hydrated, day);
   const out: Retrieved[] = [];
-  for (const { id, score } of fused) {
+  for (const { id, score } of ranked) {
     const hit = hydrated.get(id);
     if (hit) out.push({ ...hit, score });
     if (out.length >= k) break;
   }
   return out;
+}
+
+/** Facts per query whose objects may expand a search for turns and summaries. */
+const EXPANSION_FACTS = 3;
+
+/**
+ * The objects of the current facts that match the query and whose slot the query names
+ * (a predicate term in the query: "sister" -> Lena), as one more lexical query for turns and
+ * summaries: "Which city does my sister live in?" then also finds "Lena moved to Seoul".
+ * Empty when expansion is off, only facts are wanted, or no fact qualifies.
+ */
+async function factExpansion(deps: MemoryDeps, request: RetrieveRequest): Promise<string> {
+  if (!deps.policy.context.expandWithFacts || !request.kinds.some((kind) => kind !== 'fact')) return '';
+  const hits = await deps.store.searchLexical({ namespace: request.namespace, text: request.query, kinds: ['fact'], k: EXPANSION_FACTS });
+  if (hits.length === 0) return '';
+  const asked = new Set(analyzeText(request.query));
+  const facts = await deps.store.facts({ ids: hits.map((h) => h.id) });
+  return facts
+    .filter((f) => f.namespace === request.namespace && analyzeText(f.predicate).some((term) => asked.has(term)))
+    .map((f) => f.object)
+    .join(' ');
+}
+
+/** Candidates about the asked day first (each group keeps its fused order). */
+function aboutDayFirst(fused: { id: string; score: number }[], hydrated: Map<string, Retrieved>, day: QueryDay): { id: string; score: number }[] {
+  const about: { id: string; score: number }[] = [];
+  const rest: { id: string; score: number }[] = [];
+  for (const entry of fused) {
+    const hit = hydrated.get(entry.id);
+    (hit !== undefined && isAboutDay(hit.text, hit.createdAt, day) ? about : rest).push(entry);
+  }
+  return [...about, ...rest];
 }
 
 async function vectorCandidates(deps: MemoryDeps, namespace: string, query: string, kinds: LexicalKind[], k: number): Promise<string[]> {

@@ -1,0 +1,168 @@
+/**
+ * Retrieval quality on the generated long-memory set (bench/lib/memory-dataset.ts): recall@k
+ * and nDCG@k of `search`, and evidence recall inside getContext budgets, by question type;
+ * strata with each retrieval improvement off and on, and the baselines (last-N window, BM25
+ * with and without stemming and stop words), all in the same run on the same data.
+ */
+import { createMemory, type Memory, type PolicyInput } from '@strata/core';
+import type { Figure } from '../lib/bench-result.js';
+import type { BenchTable } from '../lib/bench-result.js';
+import { bm25Ranker, lastWindow, packTurns, plainWords, type TurnRanker } from '../lib/baselines.js';
+import { generateDataset, QUESTION_TYPES, type DatasetQuestion, type DatasetTurn, type Persona } from '../lib/memory-dataset.js';
+import { evidenceRecall, mean, ndcgAtK, recallAtK } from '../lib/retrieval-metrics.js';
+
+/** The context section of the policy (PolicyInput may be undefined as a whole). */
+type ContextPolicy = NonNullable<PolicyInput>['context'];
+
+const BUDGETS = [500, 1000, 2000] as const;
+const K = 10;
+
+interface Plan {
+  personas: number;
+  sessionsPerPersona: number;
+  turnsPerSession: number;
+}
+
+const FULL: Plan = { personas: 24, sessionsPerPersona: 24, turnsPerSession: 30 };
+const QUICK: Plan = { personas: 6, sessionsPerPersona: 16, turnsPerSession: 24 };
+const SEED = 20_250_106;
+
+/** Per question: what each system scored. */
+interface Scores {
+  recallAt5: number;
+  recallAt10: number;
+  ndcgAt10: number;
+  /** Evidence recall per budget; NaN where the system has no context (search-only). */
+  context: Record<number, number>;
+}
+
+type SystemScores = Map<string, { question: DatasetQuestion; scores: Scores }[]>;
+
+/** Strata variants: each improvement off, then all of them (the defaults). */
+const OFF_ALL: ContextPolicy = { expandWithFacts: false, timeAware: false, neighbourTurns: false };
+const VARIANTS: { name: string; context: ContextPolicy }[] = [
+  { name: 'strata, no expansion, no time-aware ranking', context: OFF_ALL },
+  { name: 'strata + fact query expansion', context: { ...OFF_ALL, expandWithFacts: true } },
+  { name: 'strata + time-aware ranking', context: { ...OFF_ALL, timeAware: true } },
+  { name: 'strata + neighbour turns', context: { ...OFF_ALL, neighbourTurns: true } },
+  { name: 'strata (defaults)', context: {} },
+];
+
+/** A memory holding one persona's sessions, derivation flushed; its clock is when the questions are asked. */
+async function loadPersona(persona: Persona, context: ContextPolicy): Promise<{ memory: Memory; askIn: string }> {
+  const memory = await createMemory({ policy: { context }, clock: { now: () => persona.askedAt } });
+  for (const session of persona.sessions) {
+    const created = await memory.sessions.create({ namespace: persona.namespace, id: session.id });
+    await memory.append(created.id, session.turns.map((t) => ({ id: t.id, role: t.role, content: t.content, createdAt: t.createdAt })));
+  }
+  await memory.flush();
+  const ask = await memory.sessions.create({ namespace: persona.namespace, title: 'questions' });
+  return { memory, askIn: ask.id };
+}
+
+async function scoreStrata(persona: Persona, context: ContextPolicy): Promise<Scores[]> {
+  const { memory, askIn } = await loadPersona(persona, context);
+  try {
+    const out: Scores[] = [];
+    for (const question of persona.questions) {
+      const hits = await memory.search({ namespace: persona.namespace, query: question.text, k: K });
+      const ranked = hits.map((hit) => hit.messageIds);
+      const scores: Scores = { ...searchScores(question, ranked), context: {} };
+      for (const budget of BUDGETS) {
+        const result = await memory.getContext(askIn, { query: question.text, budgetTokens: budget });
+        // an evidence turn counts when it, or a fact derived from it, is in the context
+        const included = result.manifest.filter((item) => item.included && (item.kind === 'turn' || item.kind === 'fact'));
+        scores.context[budget] = evidenceRecall(question.evidenceIds, included.map((item) => item.sourceMessageIds));
+      }
+      out.push(scores);
+    }
+    return out;
+  } finally {
+    await memory.close();
+  }
+}
+
+function searchScores(question: DatasetQuestion, ranked: readonly (readonly string[])[]): Omit<Scores, 'context'> {
+  return {
+    recallAt5: recallAtK(question.evidenceIds, ranked, 5),
+    recallAt10: recallAtK(question.evidenceIds, ranked, K),
+    ndcgAt10: ndcgAtK(question.evidenceIds, ranked, K),
+  };
+}
+
+function scoreRanker(persona: Persona, ranker: TurnRanker): Scores[] {
+  const byId = new Map<string, DatasetTurn>(persona.sessions.flatMap((s) => s.turns.map((t) => [t.id, t] as const)));
+  return persona.questions.map((question) => {
+    const ids = ranker(question.text, 200);
+    const context: Record<number, number> = {};
+    for (const budget of BUDGETS) context[budget] = evidenceRecall(question.evidenceIds, packTurns(byId, ids, budget).map((id) => [id]));
+    return { ...searchScores(question, ids.map((id) => [id])), context };
+  });
+}
+
+function scoreWindow(persona: Persona): Scores[] {
+  return persona.questions.map((question) => {
+    const context: Record<number, number> = {};
+    for (const budget of BUDGETS) context[budget] = evidenceRecall(question.evidenceIds, lastWindow(persona, budget).map((id) => [id]));
+    return { recallAt5: NaN, recallAt10: NaN, ndcgAt10: NaN, context };
+  });
+}
+
+function record(into: SystemScores, system: string, persona: Persona, scores: Scores[]): void {
+  const list = into.get(system) ?? [];
+  persona.questions.forEach((question, i) => list.push({ question, scores: scores[i] as Scores }));
+  into.set(system, list);
+}
+
+const pct = (value: number): string => (Number.isNaN(value) ? '–' : (value * 100).toFixed(1));
+
+/** One table per metric: a row per system, a column per question type and overall. */
+function tables(all: SystemScores): BenchTable[] {
+  const metrics: { title: string; of: (s: Scores) => number }[] = [
+    { title: `search recall@5 (%)`, of: (s) => s.recallAt5 },
+    { title: `search recall@${K} (%)`, of: (s) => s.recallAt10 },
+    { title: `search nDCG@${K} (%)`, of: (s) => s.ndcgAt10 },
+    ...BUDGETS.map((budget) => ({ title: `evidence recall in a ${budget}-token context (%)`, of: (s: Scores) => s.context[budget] ?? NaN })),
+  ];
+  return metrics.map(({ title, of }) => ({
+    title,
+    header: ['system', ...QUESTION_TYPES, 'all'],
+    rows: [...all].map(([system, list]) => [
+      system,
+      ...QUESTION_TYPES.map((type) => pct(mean(list.filter((e) => e.question.type === type).map((e) => of(e.scores))))),
+      pct(mean(list.map((e) => of(e.scores)))),
+    ]),
+  }));
+}
+
+export const BASELINE_BM25 = 'BM25 over turns (stemming, stop words)';
+export const STRATA_DEFAULT = 'strata (defaults)';
+
+/** Runs every system on the generated set; figures hold the headline numbers of the targets. */
+export async function runRetrievalQualityBench(options: { quick: boolean }): Promise<{ latencies: []; figures: Figure[]; tables: BenchTable[] }> {
+  const plan = options.quick ? QUICK : FULL;
+  const personas = generateDataset({ seed: SEED, ...plan });
+  const all: SystemScores = new Map();
+  for (const persona of personas) {
+    record(all, 'last-N window (newest turns that fit)', persona, scoreWindow(persona));
+    record(all, 'BM25 over turns, plain words (no stemming, no stop words)', persona, scoreRanker(persona, bm25Ranker(persona, plainWords)));
+    record(all, BASELINE_BM25, persona, scoreRanker(persona, bm25Ranker(persona)));
+    for (const variant of VARIANTS) record(all, variant.name, persona, await scoreStrata(persona, variant.context));
+  }
+  const overall = (system: string, budget: number): number => mean((all.get(system) ?? []).map((e) => e.scores.context[budget] ?? NaN));
+  const questions = personas.reduce((n, p) => n + p.questions.length, 0);
+  const turns = personas.reduce((n, p) => n + p.sessions.reduce((m, s) => m + s.turns.length, 0), 0);
+  const lead = (overall(STRATA_DEFAULT, 1000) - overall(BASELINE_BM25, 1000)) * 100;
+  return {
+    latencies: [],
+    figures: [
+      { name: `data set: personas`, value: personas.length, unit: '' },
+      { name: `data set: turns`, value: turns, unit: '' },
+      { name: `data set: questions`, value: questions, unit: '' },
+      { name: 'evidence recall at 1,000 tokens, strata (defaults)', value: overall(STRATA_DEFAULT, 1000) * 100, unit: '%' },
+      { name: 'evidence recall at 1,000 tokens, BM25 baseline', value: overall(BASELINE_BM25, 1000) * 100, unit: '%' },
+      { name: `strata lead over BM25 at 1,000 tokens (target >= 15 points: ${lead >= 15 ? 'met' : 'missed'})`, value: lead, unit: 'points' },
+    ],
+    tables: tables(all),
+  };
+}

@@ -1,0 +1,36 @@
+import { resolveRelativeDate } from '../models/resolve-relative-date.js';
+
+/** A calendar day a query asks about, as month and day (the year is rarely said and often wrong). */
+export interface QueryDay {
+  /** `MM-DD`: also the text added to the query, which the analyzer splits into two terms. */
+  key: string;
+}
+
+const CALENDAR_WORD = /\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*day\b|\byesterday\b|\bweekend\b/i;
+
+const keyOf = (month: number, day: number): string => `${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+
+/**
+ * The day a query names ("on Tuesday, March 4", "last Friday", "on 2025-03-04"), resolved
+ * against `now`; undefined when it names none. "now" or "today" alone are not a day asked
+ * about: the expression must name a weekday, a month or a number.
+ */
+export function queryDayOf(query: string, now: number): QueryDay | undefined {
+  // Most queries name no day: skip the date parser for them.
+  if (!CALENDAR_WORD.test(query)) return undefined;
+  const resolved = resolveRelativeDate(query, now);
+  if (resolved === undefined || resolved.precision !== 'day' || !CALENDAR_WORD.test(resolved.matched)) return undefined;
+  return { key: keyOf(resolved.month, resolved.day) };
+}
+
+/**
+ * Whether a text written at `at` is about `day`: it was written that day, it names the day
+ * (`MM-DD`, as facts do), or a date it mentions resolves to it ("last Saturday", "in two weeks").
+ */
+export function isAboutDay(text: string, at: number, day: QueryDay): boolean {
+  const written = new Date(at);
+  if (keyOf(written.getUTCMonth() + 1, written.getUTCDate()) === day.key) return true;
+  if (text.includes(day.key)) return true;
+  const mentioned = resolveRelativeDate(text, at);
+  return mentioned !== undefined && mentioned.precision === 'day' && keyOf(mentioned.month, mentioned.day) === day.key;
+}
