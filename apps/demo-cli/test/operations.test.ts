@@ -135,6 +135,8 @@ describe('strata export and import', () => {
         messages: db.prepare('SELECT COUNT(*) FROM messages').pluck().get(),
         facts: db.prepare('SELECT id, namespace, object, valid_to, superseded_by FROM facts ORDER BY id').all(),
         summaries: db.prepare('SELECT COUNT(*) FROM summaries').pluck().get(),
+        topics: db.prepare('SELECT COUNT(*) FROM topics').pluck().get(),
+        links: db.prepare('SELECT COUNT(*) FROM turn_links').pluck().get(),
       }));
     const original = snapshot(sandbox.dataDir);
     expect(snapshot(restoredDir)).toEqual(original);

@@ -4,5 +4,7 @@ import type { ExportBundle } from '@strata/core';
 export function mergeBundles(bundles: ExportBundle[], exportedAt: string): ExportBundle {
   const facts = new Map<string, ExportBundle['facts'][number]>();
   for (const bundle of bundles) for (const fact of bundle.facts) facts.set(fact.id, fact);
-  return { format: 'strata-bundle', version: 1, exportedAt, sessions: bundles.flatMap((b) => b.sessions), facts: [...facts.values()] };
+  // The newest version among the parts: what they hold (e.g. topics in version 2) is read as such.
+  const version = bundles.reduce<ExportBundle['version']>((v, b) => (b.version > v ? b.version : v), 1);
+  return { format: 'strata-bundle', version, exportedAt, sessions: bundles.flatMap((b) => b.sessions), facts: [...facts.values()] };
 }

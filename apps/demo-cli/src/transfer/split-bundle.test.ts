@@ -33,6 +33,8 @@ describe('splitBundle (import progress per session)', () => {
     const merged = mergeBundles([bundle([a], [shared, fact('x', ['a2'])]), bundle([b], [shared])], 'now');
     expect(merged.sessions.map((s) => s.session.id)).toEqual(['a', 'b']);
     expect(merged.facts.map((f) => f.id)).toEqual(['shared', 'x']);
+    expect(merged.version).toBe(1);
+    expect(mergeBundles([bundle([a], []), { ...bundle([b], []), version: 2 }], 'now').version).toBe(2);
     expect(splitBundle(merged).flatMap((p) => p.facts.map((f) => f.id)).sort()).toEqual(['shared', 'x']);
   });
 });
