@@ -1,7 +1,9 @@
 /**
- * Benchmark entry: `npm run bench` (full) or `npm run bench -- --quick` (< 30 s).
+ * Benchmark entry: `npm run bench` (full, < 10 min) or `npm run bench -- --quick` (< 1 min).
  * Runs the scenarios and writes bench/results/<name>.json and .md. Scenario names after the
- * flags run only those: `npm run bench -- worker-throughput` (needs Redis).
+ * flags run only those. Scenarios that need a service run only when named:
+ * `npm run bench -- knowledge-bases` (Chroma) and `npm run bench -- worker-throughput` (Redis);
+ * `bash scripts/services.sh up` starts both.
  */
 import type { BenchResult } from './lib/bench-result.js';
 import { describeEnvironment, type Environment } from './lib/environment.js';
@@ -13,17 +15,21 @@ import { runKnowledgeBasesBench } from './scenarios/knowledge-bases.js';
 import { runSqliteKnowledgeBaseBench } from './scenarios/sqlite-knowledge-base.js';
 import { runWorkerThroughputBench } from './scenarios/worker-throughput.js';
 import { runRetrievalQualityBench } from './scenarios/retrieval-quality.js';
+import { runPeersBench } from './scenarios/peers.js';
 
-const SCENARIOS = ['retrieval-quality', 'in-memory-latency', 'sqlite-latency', 'sqlite-knowledge-base', 'knowledge-bases', 'worker-throughput'];
-/** Scenarios that spawn processes and need Redis: part of a full run, of a --quick run only when named. */
-const ONLY_WHEN_NAMED_IF_QUICK = new Set(['worker-throughput']);
+const SCENARIOS = ['retrieval-quality', 'peers', 'in-memory-latency', 'sqlite-latency', 'sqlite-knowledge-base', 'knowledge-bases', 'worker-throughput'];
+/** Scenarios that need a server (Chroma, Redis): run only when named, so a fresh clone runs the rest as is. */
+const ONLY_WHEN_NAMED = new Set(['knowledge-bases', 'worker-throughput']);
 
-/** Each target with the corpora it is measured at (SQLite, the embedded default, up to 100k). */
+/**
+ * Each target with the corpora it is measured at: appended and derived up to 10k, imported
+ * up to 1M in memory and 100k in SQLite (a 1M SQLite import alone takes minutes).
+ */
 function plan(isQuick: boolean): { result: string; target: MemoryTarget; sizes: LatencySizes }[] {
   const base = isQuick ? QUICK_SIZES : FULL_SIZES;
   return [
     { result: 'in-memory-latency', target: inMemoryTarget, sizes: base },
-    { result: 'sqlite-latency', target: sqliteTarget(), sizes: { ...base, corpora: isQuick ? [1000] : [10_000, 100_000] } },
+    { result: 'sqlite-latency', target: sqliteTarget(), sizes: { ...base, corpora: isQuick ? [1000] : [10_000], imported: isQuick ? [10_000] : [100_000] } },
   ];
 }
 
@@ -32,7 +38,7 @@ function parseArgs(argv: string[]): { isQuick: boolean; wants: (name: string) =>
   if (unknown.length) throw new Error(`unknown argument(s): ${unknown.join(' ')}. Usage: npm run bench [-- --quick] [${SCENARIOS.join(' | ')} ...]`);
   const isQuick = argv.includes('--quick');
   const named = new Set(argv.filter((arg) => SCENARIOS.includes(arg)));
-  const wants = (name: string): boolean => (named.size ? named.has(name) : !(isQuick && ONLY_WHEN_NAMED_IF_QUICK.has(name)));
+  const wants = (name: string): boolean => (named.size ? named.has(name) : !ONLY_WHEN_NAMED.has(name));
   return { isQuick, wants };
 }
 
@@ -50,6 +56,7 @@ async function main(): Promise<void> {
   const { isQuick, wants } = parseArgs(process.argv.slice(2));
   const environment = describeEnvironment();
   if (wants('retrieval-quality')) await runOne('retrieval-quality', isQuick, environment, () => runRetrievalQualityBench({ quick: isQuick }));
+  if (wants('peers')) await runOne('peers', isQuick, environment, () => runPeersBench({ quick: isQuick }));
   for (const { result, target, sizes } of plan(isQuick)) {
     if (wants(result)) await runOne(result, isQuick, environment, () => runMemoryLatency(target, sizes));
   }

@@ -62,16 +62,17 @@ export function factsBundle(seed: number, namespace: string, first: number, coun
 
 /**
  * Imports `messages` turns into `namespace` in bundles of about `perBundle`, `turns` per
- * session; returns the session ids and the import time in ms.
+ * session, sessions numbered from `firstSession`; returns the session ids and the import time in ms.
  */
-export async function importMessages(memory: Memory, options: { namespace: string; seed: number; messages: number; turns: number; perBundle: number }): Promise<{ sessionIds: string[]; ms: number }> {
+export async function importMessages(memory: Memory, options: { namespace: string; seed: number; messages: number; turns: number; perBundle: number; firstSession?: number }): Promise<{ sessionIds: string[]; ms: number }> {
   const chat = new ConversationGenerator(options.seed);
   const sessionsPerBundle = Math.max(1, Math.floor(options.perBundle / options.turns));
-  const total = Math.ceil(options.messages / options.turns);
+  const start = options.firstSession ?? 0;
+  const end = start + Math.ceil(options.messages / options.turns);
   const sessionIds: string[] = [];
   let ms = 0;
-  for (let first = 0; first < total; first += sessionsPerBundle) {
-    const bundle = messagesBundle(chat, options.namespace, first, Math.min(sessionsPerBundle, total - first), options.turns);
+  for (let first = start; first < end; first += sessionsPerBundle) {
+    const bundle = messagesBundle(chat, options.namespace, first, Math.min(sessionsPerBundle, end - first), options.turns);
     const started = process.hrtime.bigint();
     await memory.import(bundle);
     ms += Number(process.hrtime.bigint() - started) / 1e6;

@@ -1,6 +1,7 @@
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import type { Memory } from '@strata/core';
 import type { Figure, LatencyMetric } from '../lib/bench-result.js';
+import { importFacts, importMessages } from '../lib/bulk-corpus.js';
 import { ConversationGenerator } from '../lib/conversation-generator.js';
 import { summarize, timeEach, timeOnce } from '../lib/stats.js';
 
@@ -10,20 +11,26 @@ export interface LatencySizes {
   singleAppends: number;
   batchWarmup: number;
   batches: number;
-  /** Messages stored in one namespace before getContext is measured, one corpus each. */
+  /** Messages stored by appends (derivation flushed) before getContext is measured, one corpus each. */
   corpora: number[];
+  /**
+   * Messages imported into one growing namespace (one corpus, measured at each size), then
+   * `facts` facts imported into it and getContext measured again.
+   */
+  imported: number[];
+  facts: number;
   contextWarmup: number;
   contextCalls: number;
 }
 
 export const FULL_SIZES: LatencySizes = {
   singleWarmup: 200, singleAppends: 5000, batchWarmup: 5, batches: 100,
-  corpora: [1000, 10_000], contextWarmup: 20, contextCalls: 500,
+  corpora: [1000, 10_000], imported: [100_000, 1_000_000], facts: 100_000, contextWarmup: 20, contextCalls: 500,
 };
 
 export const QUICK_SIZES: LatencySizes = {
   singleWarmup: 100, singleAppends: 1000, batchWarmup: 3, batches: 20,
-  corpora: [1000], contextWarmup: 10, contextCalls: 200,
+  corpora: [1000], imported: [10_000], facts: 10_000, contextWarmup: 10, contextCalls: 200,
 };
 
 /** Turns per session: a long-ish chat, so that tiers fill and summaries get derived. */
@@ -119,7 +126,7 @@ async function fillNamespace(memory: Memory, chat: ConversationGenerator, messag
   return ids;
 }
 
-const label = (messages: number): string => (messages >= 1000 ? `${messages / 1000}k` : String(messages));
+const label = (messages: number): string => (messages >= 1_000_000 ? `${messages / 1_000_000}M` : messages >= 1000 ? `${messages / 1000}k` : String(messages));
 
 /** Fills a namespace, lets derivation land (flush), then times getContext on random sessions. */
 async function measureContext(target: MemoryTarget, sizes: LatencySizes, messages: number): Promise<ScenarioOutput> {
@@ -157,6 +164,56 @@ async function measureContext(target: MemoryTarget, sizes: LatencySizes, message
   });
 }
 
+/** getContext on random sessions of `sessionIds` with the generator's queries; returns the samples after warm-up. */
+async function timeContext(memory: Memory, chat: ConversationGenerator, sessionIds: string[], sizes: LatencySizes): Promise<{ samples: number[]; firstMs: number }> {
+  const call = async (): Promise<void> => {
+    const sessionId = sessionIds[chat.index(sessionIds.length)] as string;
+    await memory.getContext(sessionId, { query: chat.query(), budgetTokens: BUDGET_TOKENS });
+  };
+  // the first call loads what the store caches per namespace (SQLite: lexical index, vectors)
+  const firstMs = await timeOnce(call);
+  const all = await timeEach(sizes.contextWarmup + sizes.contextCalls, call);
+  return { samples: all.slice(sizes.contextWarmup), firstMs };
+}
+
+/**
+ * One corpus grown by `memory.import` to each size in turn (as from `strata import`: turns
+ * verbatim, no derivation run), getContext measured at each; then facts imported into the
+ * same namespace and getContext measured again.
+ */
+async function measureImported(target: MemoryTarget, sizes: LatencySizes): Promise<ScenarioOutput> {
+  const out: ScenarioOutput = { latencies: [], figures: [] };
+  if (sizes.imported.length === 0) return out;
+  return withMemory(target, async (memory) => {
+    const chat = new ConversationGenerator(SEED + 7);
+    const sessionIds: string[] = [];
+    let stored = 0;
+    const rssStart = rssMb();
+    for (const messages of sizes.imported) {
+      const name = label(messages);
+      const imported = await stage(target, `import to ${name}`, () =>
+        importMessages(memory, { namespace: NAMESPACE, seed: SEED + messages, messages: messages - stored, turns: SESSION_TURNS, perBundle: 5000, firstSession: sessionIds.length }),
+      );
+      sessionIds.push(...imported.sessionIds);
+      out.figures.push({ name: `import throughput, ${label(stored)} -> ${name} messages (bundles of 5,000)`, value: Math.round((messages - stored) / (imported.ms / 1000)), unit: 'messages/s' });
+      stored = messages;
+      const { samples, firstMs } = await stage(target, `getContext ${name} imported`, () => timeContext(memory, chat, sessionIds, sizes));
+      out.latencies.push({ metric: `getContext, ${name} messages in namespace (imported)`, summary: summarize(samples) });
+      out.figures.push({ name: `first getContext after import to ${name} (loads caches)`, value: firstMs, unit: 'ms' });
+      out.figures.push({ name: `rss growth with ${name} imported messages`, value: rssMb() - rssStart, unit: 'MB' });
+      const disk = target.bytesOnDisk?.();
+      if (disk !== undefined) out.figures.push({ name: `bytes on disk per message (${name} imported, turns + indexes + vectors)`, value: Math.round(disk / messages), unit: 'bytes' });
+      if (messages === sizes.imported[0] && sizes.facts > 0) {
+        const factMs = await stage(target, 'import facts', () => importFacts(memory, { namespace: NAMESPACE, seed: SEED, count: sizes.facts, perBundle: 5000 }));
+        out.figures.push({ name: `fact import throughput (${label(sizes.facts)} facts)`, value: Math.round(sizes.facts / (factMs / 1000)), unit: 'facts/s' });
+        const withFacts = await stage(target, 'getContext with facts', () => timeContext(memory, chat, sessionIds, sizes));
+        out.latencies.push({ metric: `getContext, ${name} messages + ${label(sizes.facts)} facts in namespace`, summary: summarize(withFacts.samples) });
+      }
+    }
+    return out;
+  });
+}
+
 /** A memory's latency: append (single, batch) and getContext over growing corpora. */
 export async function runMemoryLatency(target: MemoryTarget, sizes: LatencySizes): Promise<ScenarioOutput> {
   const rssBefore = rssMb();
@@ -170,6 +227,9 @@ export async function runMemoryLatency(target: MemoryTarget, sizes: LatencySizes
     latencies.push(...output.latencies);
     figures.push(...output.figures);
   }
+  const imported = await measureImported(target, sizes);
+  latencies.push(...imported.latencies);
+  figures.push(...imported.figures);
   figures.push({ name: 'rss after', value: rssMb(), unit: 'MB' });
   return { latencies, figures };
 }

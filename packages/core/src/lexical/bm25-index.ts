@@ -13,6 +13,8 @@ export interface Bm25Hit {
 }
 
 interface IndexedDoc<M> {
+  /** Dense number of the document: postings and scores are keyed by it, not by the id string. */
+  num: number;
   meta: M;
   /** Number of analyzed terms, repeats included. */
   length: number;
@@ -24,15 +26,21 @@ interface IndexedDoc<M> {
  * An incremental Okapi BM25 index (k1 = 1.2, b = 0.75, idf = ln(1 + (N - df + 0.5) / (df + 0.5)))
  * over text analyzed with {@link analyzeText}. Each document carries a caller-defined `meta`
  * that `search` can filter on. A search visits only the postings of the query's terms, so its
- * cost grows with how common those terms are, not with the size of the index.
+ * cost grows with how common those terms are, not with the size of the index; scores
+ * accumulate in a reused array indexed by document number, so a search allocates little.
  */
 export class Bm25Index<M> {
   /** Text -> terms; the same for indexed text and queries. */
   private readonly analyze: (text: string) => string[];
-  /** term -> doc id -> { tf, doc length }: the length rides along so scoring needs no lookup. */
-  private readonly postings = new Map<string, Map<string, { tf: number; length: number }>>();
+  /** term -> doc number -> tf. */
+  private readonly postings = new Map<string, Map<number, number>>();
   private readonly docs = new Map<string, IndexedDoc<M>>();
+  /** By doc number: the id (undefined when free) and the length. */
+  private readonly ids: (string | undefined)[] = [];
+  private lengths = new Float64Array(64);
+  private readonly free: number[] = [];
   private totalLength = 0;
+  private scores = new Float64Array(64);
 
   /** `analyze` defaults to {@link analyzeText}; another one compares tokenizers (e.g. without stemming). */
   constructor(options: { analyze?: (text: string) => string[] } = {}) {
@@ -54,16 +62,28 @@ export class Bm25Index<M> {
     const tokens = this.analyze(text);
     const counts = new Map<string, number>();
     for (const term of tokens) counts.set(term, (counts.get(term) ?? 0) + 1);
+    const num = this.free.pop() ?? this.ids.length;
+    this.ids[num] = id;
+    if (num >= this.lengths.length) this.grow(num + 1);
+    this.lengths[num] = tokens.length;
     for (const [term, tf] of counts) {
       let posting = this.postings.get(term);
       if (posting === undefined) {
         posting = new Map();
         this.postings.set(term, posting);
       }
-      posting.set(id, { tf, length: tokens.length });
+      posting.set(num, tf);
     }
-    this.docs.set(id, { meta, length: tokens.length, terms: [...counts.keys()] });
+    this.docs.set(id, { num, meta, length: tokens.length, terms: [...counts.keys()] });
     this.totalLength += tokens.length;
+  }
+
+  private grow(needed: number): void {
+    const size = Math.max(needed, this.lengths.length * 2);
+    const lengths = new Float64Array(size);
+    lengths.set(this.lengths);
+    this.lengths = lengths;
+    this.scores = new Float64Array(size);
   }
 
   /** Removes a document; returns false when the id was not indexed. */
@@ -73,11 +93,13 @@ export class Bm25Index<M> {
     for (const term of doc.terms) {
       const posting = this.postings.get(term);
       if (posting === undefined) continue;
-      posting.delete(id);
+      posting.delete(doc.num);
       // Dropping empty postings keeps memory bounded under churn.
       if (posting.size === 0) this.postings.delete(term);
     }
     this.docs.delete(id);
+    this.ids[doc.num] = undefined;
+    this.free.push(doc.num);
     this.totalLength -= doc.length;
     return true;
   }
@@ -89,31 +111,38 @@ export class Bm25Index<M> {
    */
   search(text: string, k: number, accept: (meta: M, id: string) => boolean): Bm25Hit[] {
     if (k <= 0 || this.docs.size === 0) return [];
-    const scores = this.score(new Set(this.analyze(text)));
+    const touched = this.score(new Set(this.analyze(text)));
+    const { scores } = this;
     const top = new TopK(Math.floor(k));
-    for (const [id, score] of scores) {
-      if (score <= 0 || !top.wouldKeep(id, score)) continue;
+    for (const num of touched) {
+      const score = scores[num] as number;
+      scores[num] = 0;
+      const id = this.ids[num];
+      if (id === undefined || score <= 0 || !top.wouldKeep(id, score)) continue;
       const doc = this.docs.get(id);
       if (doc !== undefined && accept(doc.meta, id)) top.offer({ id, score });
     }
     return top.sorted();
   }
 
-  private score(terms: ReadonlySet<string>): Map<string, number> {
+  /** Adds each matching document's score into `this.scores`; returns the numbers touched (caller resets them). */
+  private score(terms: ReadonlySet<string>): number[] {
     const n = this.docs.size;
     const averageLength = this.totalLength / n;
-    const scores = new Map<string, number>();
+    const { scores, lengths } = this;
+    const touched: number[] = [];
     for (const term of terms) {
       const posting = this.postings.get(term);
       if (posting === undefined) continue;
       const df = posting.size;
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      for (const [id, entry] of posting) {
-        const norm = entry.tf + K1 * (1 - B + (B * entry.length) / averageLength);
-        scores.set(id, (scores.get(id) ?? 0) + (idf * entry.tf * (K1 + 1)) / norm);
+      for (const [num, tf] of posting) {
+        const norm = tf + K1 * (1 - B + (B * (lengths[num] as number)) / averageLength);
+        if (scores[num] === 0) touched.push(num);
+        scores[num] = (scores[num] as number) + (idf * tf * (K1 + 1)) / norm;
       }
     }
-    return scores;
+    return touched;
   }
 }
 

@@ -1,0 +1,161 @@
+/**
+ * strata next to its peers, the same work in the same process and run: single appends, then
+ * "context for the next call" over a history of 1k and 10k messages. Peers:
+ * - LangChain: InMemoryChatMessageHistory + trimMessages to the budget (newest that fit);
+ * - LlamaIndex.TS: Memory (@llamaindex/core) with a token limit (its short-term window);
+ * - mem0 OSS: Memory with an instant fake chat model, strata's offline hashing embeddings,
+ *   its SQLite-backed "memory" vector store in memory, history off; context = search.
+ * Ratios are strata / peer (below 1: strata is faster).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setImmediate as nextMacrotask } from 'node:timers/promises';
+import { AIMessage, HumanMessage, trimMessages, type BaseMessage } from '@langchain/core/messages';
+import { InMemoryChatMessageHistory } from '@langchain/core/chat_history';
+import { createMemory as createLlamaMemory } from '@llamaindex/core/memory';
+import { createMemory, HashingEmbeddings, TiktokenTokenCounter, type MessageInput } from '@strata/core';
+import type { Figure, LatencyMetric } from '../lib/bench-result.js';
+import { ConversationGenerator } from '../lib/conversation-generator.js';
+import { PeerFakeChatModel } from '../lib/peer-fake-chat-model.js';
+import { summarize, timeEach } from '../lib/stats.js';
+
+const BUDGET = 1000;
+const SEED = 20_240_777;
+const tokens = new TiktokenTokenCounter();
+
+/** What each system does: append one message, and build the context for a query. */
+interface System {
+  name: string;
+  append: (message: MessageInput) => Promise<void>;
+  context: (query: string) => Promise<unknown>;
+  close: () => Promise<void>;
+}
+
+interface Plan {
+  appendWarmup: number;
+  appends: number;
+  sizes: number[];
+  /** mem0 scans every stored vector per add: its history is kept to the first size. */
+  mem0Sizes: number[];
+  contextWarmup: number;
+  contextCalls: number;
+}
+
+const FULL: Plan = { appendWarmup: 100, appends: 1000, sizes: [1000, 10_000], mem0Sizes: [1000], contextWarmup: 20, contextCalls: 300 };
+const QUICK: Plan = { appendWarmup: 20, appends: 200, sizes: [1000], mem0Sizes: [1000], contextWarmup: 10, contextCalls: 100 };
+
+async function strataSystem(): Promise<System> {
+  const memory = await createMemory();
+  const session = await memory.sessions.create({ namespace: 'peers' });
+  return {
+    name: 'strata (in-memory)',
+    append: async (message) => void (await memory.append(session.id, message)),
+    context: (query) => memory.getContext(session.id, { query, budgetTokens: BUDGET }),
+    close: () => memory.close(),
+  };
+}
+
+const toLangChain = (m: MessageInput): BaseMessage => (m.role === 'user' ? new HumanMessage(m.content) : new AIMessage(m.content));
+const countMessages = (messages: BaseMessage[]): number => messages.reduce((sum, m) => sum + tokens.count(String(m.content)) + 4, 0);
+
+async function langchainSystem(): Promise<System> {
+  const history = new InMemoryChatMessageHistory();
+  return {
+    name: 'LangChain InMemoryChatMessageHistory + trimMessages',
+    append: (message) => history.addMessage(toLangChain(message)),
+    context: async () => trimMessages(await history.getMessages(), { maxTokens: BUDGET, strategy: 'last', tokenCounter: countMessages }),
+    close: async () => history.clear(),
+  };
+}
+
+async function llamaIndexSystem(): Promise<System> {
+  const memory = createLlamaMemory({ tokenLimit: BUDGET, shortTermTokenLimitRatio: 1 });
+  return {
+    name: 'LlamaIndex.TS Memory (token limit)',
+    append: (message) => memory.add({ role: message.role === 'user' ? 'user' : 'assistant', content: message.content }),
+    context: () => memory.getLLM(),
+    close: async () => undefined,
+  };
+}
+
+async function mem0System(dir: string): Promise<System> {
+  // mem0 reads this once, when its module loads; otherwise it posts telemetry (which fails offline).
+  process.env.MEM0_TELEMETRY ??= 'false';
+  const { Memory: Mem0Memory } = await import('mem0ai/oss');
+  const embeddings = new HashingEmbeddings();
+  const memory = new Mem0Memory({
+    embedder: { provider: 'langchain', config: { model: embeddings } },
+    llm: { provider: 'langchain', config: { model: new PeerFakeChatModel({}) } },
+    vectorStore: { provider: 'memory', config: { collectionName: 'bench', dimension: embeddings.dimensions, dbPath: join(dir, 'mem0-vectors.db') } },
+    historyStore: { provider: 'memory', config: {} },
+    disableHistory: true,
+  });
+  return {
+    name: 'mem0 OSS Memory (fake model, hashing embeddings)',
+    append: async (message) => void (await memory.add([{ role: message.role === 'user' ? 'user' : 'assistant', content: message.content }], { userId: 'bench' })),
+    context: (query) => memory.search(query, { filters: { user_id: 'bench' }, topK: 10 }),
+    close: async () => undefined,
+  };
+}
+
+/** Appends (macrotask between, as an app awaiting a model), then context at each history size. */
+async function measure(system: System, plan: Plan, sizes: number[]): Promise<Map<string, LatencyMetric>> {
+  const chat = new ConversationGenerator(SEED);
+  const out = new Map<string, LatencyMetric>();
+  try {
+    const appends = await timeEach(plan.appendWarmup + plan.appends, async () => {
+      await system.append(chat.next());
+      await nextMacrotask();
+    });
+    out.set('append', { metric: `${system.name}: append 1 message`, summary: summarize(appends.slice(plan.appendWarmup)) });
+    let stored = plan.appendWarmup + plan.appends;
+    for (const size of sizes) {
+      for (; stored < size; stored++) await system.append(chat.next());
+      const samples = await timeEach(plan.contextWarmup + plan.contextCalls, () => system.context(chat.query()));
+      out.set(`context ${size}`, { metric: `${system.name}: context, ${size / 1000}k messages`, summary: summarize(samples.slice(plan.contextWarmup)) });
+    }
+  } finally {
+    await system.close();
+  }
+  return out;
+}
+
+const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100;
+
+/** Latencies of every system, and strata / peer ratios of p50 and p99 per operation. */
+export async function runPeersBench(options: { quick: boolean }): Promise<{ latencies: LatencyMetric[]; figures: Figure[]; notes: string[] }> {
+  const plan = options.quick ? QUICK : FULL;
+  const dir = mkdtempSync(join(tmpdir(), 'strata-bench-peers-'));
+  try {
+    const strata = await measure(await strataSystem(), plan, plan.sizes);
+    const peers = [
+      { system: await langchainSystem(), sizes: plan.sizes },
+      { system: await llamaIndexSystem(), sizes: plan.sizes },
+      { system: await mem0System(dir), sizes: plan.mem0Sizes },
+    ];
+    const latencies = [...strata.values()];
+    const figures: Figure[] = [];
+    for (const { system, sizes } of peers) {
+      const measured = await measure(system, plan, sizes);
+      latencies.push(...measured.values());
+      for (const [operation, metric] of measured) {
+        const own = strata.get(operation);
+        if (own === undefined) continue;
+        figures.push({ name: `strata / ${system.name}: ${operation}, p50`, value: ratio(own.summary.p50, metric.summary.p50), unit: 'x' });
+        figures.push({ name: `strata / ${system.name}: ${operation}, p99`, value: ratio(own.summary.p99, metric.summary.p99), unit: 'x' });
+      }
+    }
+    return {
+      latencies,
+      figures,
+      notes: [
+        `Context: strata assembles summaries, facts and recalled turns for the query within ${BUDGET} tokens; LangChain and LlamaIndex return the newest turns that fit (no recall); mem0 returns its 10 best memories for the query (no budget).`,
+        "strata derives summaries, facts and embeddings in the background after each append (in-process queue); mem0's add runs its extraction (the instant fake model), embeddings and a vector search inline.",
+        `mem0 keeps its vectors in SQLite and scores every one on each add and search, so its history stops at ${plan.mem0Sizes.join(', ')} messages.`,
+      ],
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
