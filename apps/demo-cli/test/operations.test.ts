@@ -154,6 +154,23 @@ describe('strata export and import', () => {
     expect(stderr).toMatch(/broken\.jsonl:2 is not a chat message/);
     expect(readFileSync(file, 'utf8')).toContain('robot');
   });
+
+  it('a transcript that fails part way keeps nothing: the batches already stored are undone (exit 1)', async () => {
+    // 250 good turns, then one whose date core rejects: the first batch of 200 is stored before the failure.
+    const lines = Array.from({ length: 250 }, (_, i) => JSON.stringify({ role: i % 2 ? 'assistant' : 'user', content: `Half-way turn ${i}.` }));
+    lines.push(JSON.stringify({ role: 'user', content: 'late', created_at: 'the day after tomorrow-ish' }));
+    const file = join(sandbox.dir, 'half.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const before = readDb(sandbox.dataDir, (db) => db.prepare('SELECT COUNT(*) FROM messages').pluck().get());
+    const { code, stderr } = await runCli(['import', file, '--namespace', 'half'], { env });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/createdAt must be [\s\S]*; nothing from this file was kept\nhint: /);
+    readDb(sandbox.dataDir, (db) => {
+      expect(db.prepare("SELECT COUNT(*) FROM sessions WHERE namespace = 'half'").pluck().get()).toBe(0);
+      expect(db.prepare('SELECT COUNT(*) FROM messages').pluck().get()).toBe(before);
+      expect(db.prepare("SELECT COUNT(*) FROM messages WHERE content LIKE 'Half-way turn%'").pluck().get()).toBe(0);
+    });
+  });
 });
 
 describe('strata forget, prune, reindex', () => {

@@ -43,16 +43,37 @@ async function importBundle(memory: Memory, bundle: ExportBundle): Promise<Impor
   const parts = splitBundle(bundle);
   const progress = startProgress('importing', bundle.sessions.reduce((n, s) => n + s.messages.length, 0), 'messages');
   const total: ImportReport = { sessions: 0, messages: 0, summaries: 0, facts: 0 };
+  const imported: string[] = [];
   try {
     for (const part of parts) {
       const report = await memory.import(part);
+      imported.push(...part.sessions.map((s) => s.session.id));
       for (const key of Object.keys(total) as (keyof ImportReport)[]) total[key] += report[key];
       progress.increment(report.messages);
     }
+  } catch (error) {
+    throw await undoImport(memory, imported, error);
   } finally {
     progress.stop();
   }
   return total;
+}
+
+/**
+ * A bundle is imported session by session and a transcript batch by batch, so a failure
+ * part way would leave part of the file stored: forget what this import wrote, then report.
+ */
+async function undoImport(memory: Memory, sessionIds: string[], error: unknown): Promise<StrataError> {
+  const cause = StrataError.is(error) ? error : new StrataError('INTERNAL', error instanceof Error ? error.message : String(error), { hint: 'Report this with the file that failed.', cause: error });
+  try {
+    for (const sessionId of sessionIds) await memory.forget({ sessionId });
+  } catch (undoError) {
+    return new StrataError(cause.code, `${cause.message}; undoing the partial import failed too (${undoError instanceof Error ? undoError.message : String(undoError)}): sessions ${sessionIds.join(', ')} may be partly stored`, {
+      hint: `${cause.hint} Then remove them with strata forget --session ID.`,
+      cause: error,
+    });
+  }
+  return new StrataError(cause.code, `${cause.message}; nothing from this file was kept`, { hint: cause.hint, cause: error });
 }
 
 /** A transcript becomes a new session, appended in batches; derivation then runs to completion. */
@@ -66,6 +87,8 @@ async function importTranscript(memory: Memory, messages: ReturnType<typeof read
       await memory.append(session.id, batch);
       progress.increment(batch.length);
     }
+  } catch (error) {
+    throw await undoImport(memory, [session.id], error);
   } finally {
     progress.stop();
   }
