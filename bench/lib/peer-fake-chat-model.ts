@@ -1,6 +1,5 @@
 import type { BaseMessage } from '@langchain/core/messages';
 import { SimpleChatModel } from '@langchain/core/language_models/chat_models';
-import { RunnableLambda } from '@langchain/core/runnables';
 
 /**
  * A deterministic, instant chat model for peers that need one (mem0's extraction): it answers
@@ -13,10 +12,14 @@ export class PeerFakeChatModel extends SimpleChatModel {
     return 'strata-bench-fake';
   }
 
-  /** Structured output is the JSON answer parsed (mem0 asks for it; a plain answer would carry an empty tool-call list it misreads). */
-  // @ts-expect-error the overloads of withStructuredOutput are narrower than what a fake needs to return
-  override withStructuredOutput() {
-    return RunnableLambda.from(async (messages: BaseMessage[]) => JSON.parse(await this._call(messages)) as Record<string, unknown>);
+  /**
+   * Answers with a bare `{ content }`: mem0 3.3.1's LangChain adapter reads any answer that has
+   * a `tool_calls` array (every AIMessage has one, empty) as a tool call and then fails to
+   * parse it, so a real AIMessage would make every extraction store nothing.
+   */
+  // @ts-expect-error the fake returns the shape mem0 reads, not an AIMessageChunk
+  override async invoke(input: BaseMessage[]): Promise<{ content: string }> {
+    return { content: await this._call(input) };
   }
 
   async _call(messages: BaseMessage[]): Promise<string> {

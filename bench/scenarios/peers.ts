@@ -28,6 +28,8 @@ const tokens = new TiktokenTokenCounter();
 interface System {
   name: string;
   append: (message: MessageInput) => Promise<void>;
+  /** Untimed fill of the history (strata: appends of 50 turns, as an import would). */
+  fill?: (messages: MessageInput[]) => Promise<void>;
   context: (query: string) => Promise<unknown>;
   close: () => Promise<void>;
 }
@@ -51,6 +53,10 @@ async function strataSystem(): Promise<System> {
   return {
     name: 'strata (in-memory)',
     append: async (message) => void (await memory.append(session.id, message)),
+    fill: async (messages) => {
+      for (let i = 0; i < messages.length; i += 50) await memory.append(session.id, messages.slice(i, i + 50));
+      await memory.flush();
+    },
     context: (query) => memory.getContext(session.id, { query, budgetTokens: BUDGET }),
     close: () => memory.close(),
   };
@@ -111,14 +117,33 @@ async function measure(system: System, plan: Plan, sizes: number[]): Promise<Map
     out.set('append', { metric: `${system.name}: append 1 message`, summary: summarize(appends.slice(plan.appendWarmup)) });
     let stored = plan.appendWarmup + plan.appends;
     for (const size of sizes) {
-      for (; stored < size; stored++) await system.append(chat.next());
-      const samples = await timeEach(plan.contextWarmup + plan.contextCalls, () => system.context(chat.query()));
-      out.set(`context ${size}`, { metric: `${system.name}: context, ${size / 1000}k messages`, summary: summarize(samples.slice(plan.contextWarmup)) });
+      const more = chat.turns(Math.max(0, size - stored));
+      if (system.fill) await system.fill(more);
+      else for (const message of more) await system.append(message);
+      stored = Math.max(stored, size);
+      const samples = await timeContextCalls(system, chat, plan);
+      out.set(`context ${size}`, { metric: `${system.name}: context, ${size / 1000}k messages`, summary: summarize(samples) });
     }
   } finally {
     await system.close();
   }
   return out;
+}
+
+/** Wall time after which a system's context calls stop (at least MIN_CALLS): LangChain's trimMessages takes seconds a call at 10k. */
+const CONTEXT_TIME_BUDGET_MS = 5000;
+const MIN_CALLS = 3;
+
+/** Warm-up, then timed calls until `contextCalls` or the time budget; returns the timed samples. */
+async function timeContextCalls(system: System, chat: ConversationGenerator, plan: Plan): Promise<number[]> {
+  const started = Date.now();
+  const samples: number[] = [];
+  for (let i = 0; i < plan.contextWarmup + plan.contextCalls; i++) {
+    const [ms] = await timeEach(1, () => system.context(chat.query()));
+    if (i >= plan.contextWarmup || Date.now() - started > CONTEXT_TIME_BUDGET_MS) samples.push(ms as number);
+    if (samples.length >= MIN_CALLS && Date.now() - started > CONTEXT_TIME_BUDGET_MS) break;
+  }
+  return samples;
 }
 
 const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100;
@@ -152,6 +177,8 @@ export async function runPeersBench(options: { quick: boolean }): Promise<{ late
       notes: [
         `Context: strata assembles summaries, facts and recalled turns for the query within ${BUDGET} tokens; LangChain and LlamaIndex return the newest turns that fit (no recall); mem0 returns its 10 best memories for the query (no budget).`,
         "strata derives summaries, facts and embeddings in the background after each append (in-process queue); mem0's add runs its extraction (the instant fake model), embeddings and a vector search inline.",
+        "mem0 3.3.1's LangChain LLM adapter reads every AIMessage (they all carry an empty tool_calls array) as a tool call and stores nothing; the bench's fake model answers with a bare { content } so that mem0 really extracts and stores.",
+        `Context calls stop after ${CONTEXT_TIME_BUDGET_MS / 1000} s per system and size (at least ${MIN_CALLS} calls; n in the table): LangChain's trimMessages calls the token counter on about one prefix per message, seconds a call at 10k messages.`,
         `mem0 keeps its vectors in SQLite and scores every one on each add and search, so its history stops at ${plan.mem0Sizes.join(', ')} messages.`,
       ],
     };

@@ -4,7 +4,7 @@
  * strata with each retrieval improvement off and on, and the baselines (last-N window, BM25
  * with and without stemming and stop words), all in the same run on the same data.
  */
-import { createMemory, type Memory, type PolicyInput } from '@strata/core';
+import { createInMemoryKnowledgeBase, createInMemorySessionStore, createMemory, type Memory, type PolicyInput } from '@strata/core';
 import type { Figure } from '../lib/bench-result.js';
 import type { BenchTable } from '../lib/bench-result.js';
 import { bm25Ranker, lastWindow, packTurns, plainWords, type TurnRanker } from '../lib/baselines.js';
@@ -38,30 +38,55 @@ interface Scores {
 
 type SystemScores = Map<string, { question: DatasetQuestion; scores: Scores }[]>;
 
-/** Strata variants: each improvement off, then all of them (the defaults). */
-const OFF_ALL: ContextPolicy = { expandWithFacts: false, timeAware: false, neighbourTurns: false };
+/** Strata variants: every improvement off, each alone, the defaults (those that helped), and the defaults plus the one that did not. */
+const OFF_ALL: ContextPolicy = { expandWithFacts: false, expandWithNames: false, timeAware: false, neighbourTurns: false };
 const VARIANTS: { name: string; context: ContextPolicy }[] = [
   { name: 'strata, no expansion, no time-aware ranking', context: OFF_ALL },
   { name: 'strata + fact query expansion', context: { ...OFF_ALL, expandWithFacts: true } },
+  { name: 'strata + name query expansion', context: { ...OFF_ALL, expandWithNames: true } },
   { name: 'strata + time-aware ranking', context: { ...OFF_ALL, timeAware: true } },
   { name: 'strata + neighbour turns', context: { ...OFF_ALL, neighbourTurns: true } },
   { name: 'strata (defaults)', context: {} },
+  { name: 'strata (defaults) + fact query expansion', context: { expandWithFacts: true } },
 ];
 
-/** A memory holding one persona's sessions, derivation flushed; its clock is when the questions are asked. */
-async function loadPersona(persona: Persona, context: ContextPolicy): Promise<{ memory: Memory; askIn: string }> {
-  const memory = await createMemory({ policy: { context }, clock: { now: () => persona.askedAt } });
-  for (const session of persona.sessions) {
-    const created = await memory.sessions.create({ namespace: persona.namespace, id: session.id });
-    await memory.append(created.id, session.turns.map((t) => ({ id: t.id, role: t.role, content: t.content, createdAt: t.createdAt })));
-  }
-  await memory.flush();
-  const ask = await memory.sessions.create({ namespace: persona.namespace, title: 'questions' });
-  return { memory, askIn: ask.id };
+/** `target` with a `close` that does nothing: several memories share one store and one KB. */
+function sharedPort<T extends { close(): Promise<void> }>(target: T): T {
+  return new Proxy(target, {
+    get: (object, key) => {
+      if (key === 'close') return async () => undefined;
+      const value: unknown = Reflect.get(object, key, object);
+      return typeof value === 'function' ? value.bind(object) : value;
+    },
+  });
 }
 
-async function scoreStrata(persona: Persona, context: ContextPolicy): Promise<Scores[]> {
-  const { memory, askIn } = await loadPersona(persona, context);
+/**
+ * Derives one persona's sessions once (default policy, flushed), then hands a memory per
+ * variant over the same store and KB: the context policy only changes how they are read.
+ */
+async function withPersona(persona: Persona, fn: (open: (context: ContextPolicy) => Promise<{ memory: Memory; askIn: string }>) => Promise<void>): Promise<void> {
+  const store = await createInMemorySessionStore();
+  const knowledge = await createInMemoryKnowledgeBase();
+  const clock = { now: () => persona.askedAt };
+  const base = await createMemory({ store: sharedPort(store), knowledge: sharedPort(knowledge), clock });
+  for (const session of persona.sessions) {
+    const created = await base.sessions.create({ namespace: persona.namespace, id: session.id });
+    await base.append(created.id, session.turns.map((t) => ({ id: t.id, role: t.role, content: t.content, createdAt: t.createdAt })));
+  }
+  await base.flush();
+  const ask = await base.sessions.create({ namespace: persona.namespace, title: 'questions' });
+  await base.close();
+  try {
+    await fn(async (context) => ({ memory: await createMemory({ store: sharedPort(store), knowledge: sharedPort(knowledge), clock, policy: { context } }), askIn: ask.id }));
+  } finally {
+    await store.close();
+    await knowledge.close();
+  }
+}
+
+async function scoreStrata(open: (context: ContextPolicy) => Promise<{ memory: Memory; askIn: string }>, persona: Persona, context: ContextPolicy): Promise<Scores[]> {
+  const { memory, askIn } = await open(context);
   try {
     const out: Scores[] = [];
     for (const question of persona.questions) {
@@ -147,7 +172,9 @@ export async function runRetrievalQualityBench(options: { quick: boolean }): Pro
     record(all, 'last-N window (newest turns that fit)', persona, scoreWindow(persona));
     record(all, 'BM25 over turns, plain words (no stemming, no stop words)', persona, scoreRanker(persona, bm25Ranker(persona, plainWords)));
     record(all, BASELINE_BM25, persona, scoreRanker(persona, bm25Ranker(persona)));
-    for (const variant of VARIANTS) record(all, variant.name, persona, await scoreStrata(persona, variant.context));
+    await withPersona(persona, async (open) => {
+      for (const variant of VARIANTS) record(all, variant.name, persona, await scoreStrata(open, persona, variant.context));
+    });
   }
   const overall = (system: string, budget: number): number => mean((all.get(system) ?? []).map((e) => e.scores.context[budget] ?? NaN));
   const questions = personas.reduce((n, p) => n + p.questions.length, 0);

@@ -87,9 +87,15 @@ export const policySchema = z
         minSimilarity: z.number().min(-1).max(1).default(0.12),
         /**
          * Adds the objects of the facts best matching the query to the query for older turns and
-         * summaries, so that a question about "my sister" also finds turns that only name her. @defaultValue true
+         * summaries, so that a question about "my sister" also finds turns that only name her. Off:
+         * on the retrieval-quality bench it helps alone but not on top of `expandWithNames`. @defaultValue false
          */
-        expandWithFacts: z.boolean().default(true),
+        expandWithFacts: z.boolean().default(false),
+        /**
+         * Searches also for the names (capitalised words) in the two best lexical turn matches:
+         * "my cousin" finds "My cousin is called Alice", then turns about Alice. @defaultValue true
+         */
+        expandWithNames: z.boolean().default(true),
         /**
          * When the query names a day ("on Tuesday, March 4", "last Friday"), ranks first the turns
          * and facts about that day (their time, or a date they mention resolved against it). @defaultValue true

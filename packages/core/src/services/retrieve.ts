@@ -3,8 +3,9 @@ import type { StoredMessage } from '../domain/message.js';
 import type { SearchHit } from '../domain/retrieval.js';
 import { fuseRankings } from '../engine/fuse-rankings.js';
 import { analyzeText } from '../lexical/analyze.js';
+import { properNouns } from '../engine/proper-nouns.js';
 import { isAboutDay, queryDayOf, type QueryDay } from '../engine/query-day.js';
-import type { LexicalKind } from '../ports/session-store.js';
+import type { LexicalHit, LexicalKind } from '../ports/session-store.js';
 import type { MemoryDeps } from './deps.js';
 
 export interface RetrieveRequest {
@@ -28,7 +29,8 @@ export type Retrieved =
  * anything the KB still knows but the store no longer has is dropped). Best first.
  * Query expansion (policy.context): a day the query names is added as `MM-DD` and the
  * candidates about that day rank first (`timeAware`); for turns and summaries, the objects
- * of the best-matching facts are added to the query (`expandWithFacts`).
+ * of the best-matching facts (`expandWithFacts`) and the names in the best lexical turns
+ * (`expandWithNames`) are each searched as one more ranking.
  */
 export async function retrieve(deps: MemoryDeps, request: RetrieveRequest): Promise<Retrieved[]> {
   const { namespace, query, k, kinds } = request;
@@ -36,15 +38,17 @@ export async function retrieve(deps: MemoryDeps, request: RetrieveRequest): Prom
   const depth = Math.max(k * 3, 20);
   const day = deps.policy.context.timeAware ? queryDayOf(query, deps.clock.now()) : undefined;
   const text = day === undefined ? query : `${query} ${day.key}`;
-  const expansion = await factExpansion(deps, request);
-  const [lexical, vector, expanded] = await Promise.all([
+  const [lexical, vector, objects] = await Promise.all([
     deps.store.searchLexical({ namespace, text, kinds, k: depth }),
     vectorCandidates(deps, namespace, text, kinds, depth),
-    expansion ? deps.store.searchLexical({ namespace, text: expansion, kinds, k: depth }) : Promise.resolve([]),
+    factExpansion(deps, request),
   ]);
+  // each expansion is a ranking of its own: a name and a fact object do not dilute each other
+  const expansions = [objects.join(' '), (await nameExpansion(deps, request, lexical)).join(' ')].filter((t) => t.length > 0);
+  const expanded = await Promise.all(expansions.map((t) => deps.store.searchLexical({ namespace, text: t, kinds, k: depth })));
   const exclude = request.exclude ?? new Set<string>();
   const keep = (id: string) => !exclude.has(id);
-  const fused = fuseRankings([lexical.map((h) => h.id).filter(keep), vector.filter(keep), expanded.map((h) => h.id).filter(keep)]);
+  const fused = fuseRankings([lexical.map((h) => h.id), vector, ...expanded.map((hits) => hits.map((h) => h.id))].map((ids) => ids.filter(keep)));
   const hydrated = await hydrate(deps, namespace, fused.slice(0, depth).map((f) => f.id));
   const ranked = day === undefined ? fused : aboutDayFirst(fused, hydrated, day);
   const out: Retrieved[] = [];
@@ -56,6 +60,26 @@ export async function retrieve(deps: MemoryDeps, request: RetrieveRequest): Prom
   return out;
 }
 
+/** Best lexical turns whose names expand a search for turns. */
+const EXPANSION_TURNS = 2;
+
+/**
+ * Names (capitalised words) in the best lexical turn matches that the query does not hold,
+ * for a search of turns: "Which city does my cousin live in?" finds "My cousin is called
+ * Alice", and then "Alice moved to Hanoi". Empty when `expandWithNames` is off.
+ */
+async function nameExpansion(deps: MemoryDeps, request: RetrieveRequest, lexical: readonly LexicalHit[]): Promise<string[]> {
+  if (!deps.policy.context.expandWithNames || !request.kinds.includes('turn')) return [];
+  const ids = lexical.filter((hit) => hit.kind === 'turn').slice(0, EXPANSION_TURNS).map((hit) => hit.id);
+  if (ids.length === 0) return [];
+  const asked = new Set(analyzeText(request.query));
+  const turns = await deps.store.messages({ ids });
+  return turns
+    .filter((m) => m.namespace === request.namespace)
+    .flatMap((m) => properNouns(m.content))
+    .filter((name) => analyzeText(name).every((term) => !asked.has(term)));
+}
+
 /** Facts per query whose objects may expand a search for turns and summaries. */
 const EXPANSION_FACTS = 3;
 
@@ -63,18 +87,17 @@ const EXPANSION_FACTS = 3;
  * The objects of the current facts that match the query and whose slot the query names
  * (a predicate term in the query: "sister" -> Lena), as one more lexical query for turns and
  * summaries: "Which city does my sister live in?" then also finds "Lena moved to Seoul".
- * Empty when expansion is off, only facts are wanted, or no fact qualifies.
+ * None when expansion is off, only facts are wanted, or no fact qualifies.
  */
-async function factExpansion(deps: MemoryDeps, request: RetrieveRequest): Promise<string> {
-  if (!deps.policy.context.expandWithFacts || !request.kinds.some((kind) => kind !== 'fact')) return '';
+async function factExpansion(deps: MemoryDeps, request: RetrieveRequest): Promise<string[]> {
+  if (!deps.policy.context.expandWithFacts || !request.kinds.some((kind) => kind !== 'fact')) return [];
   const hits = await deps.store.searchLexical({ namespace: request.namespace, text: request.query, kinds: ['fact'], k: EXPANSION_FACTS });
-  if (hits.length === 0) return '';
+  if (hits.length === 0) return [];
   const asked = new Set(analyzeText(request.query));
   const facts = await deps.store.facts({ ids: hits.map((h) => h.id) });
   return facts
     .filter((f) => f.namespace === request.namespace && analyzeText(f.predicate).some((term) => asked.has(term)))
-    .map((f) => f.object)
-    .join(' ');
+    .map((f) => f.object);
 }
 
 /** Candidates about the asked day first (each group keeps its fused order). */
