@@ -149,3 +149,17 @@ describe('topics, threads and decay', () => {
     await memory.close();
   });
 });
+
+describe('a failing thread selector', () => {
+  it('attaches the turns linearly and records why, without failing derivation', async () => {
+    const model = new ToolCallingFake(() => ({ choice: 1 }));
+    const { memory, session, lasagna } = await conversation({ threadSelector: new LlmThreadSelector({ model }) });
+    model.failure = new Error('connect ECONNREFUSED 127.0.0.1:1');
+    const [back] = await memory.append(session.id, BACK);
+    const [hit] = await memory.search({ namespace: 'ana', query: 'winter', k: 1, kinds: ['turn'], contextDepth: 1 });
+    expect(hit?.id).toBe(back?.id);
+    expect(hit?.thread?.map((s) => s.id)).toEqual([lasagna[1]?.id]);
+    expect(String(memory.lastThreadSelectorError)).toMatch(/ECONNREFUSED|unreachable|connect/i);
+    await memory.close();
+  });
+});

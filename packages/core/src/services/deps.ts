@@ -13,6 +13,8 @@ export interface MemoryDeps {
   /** The same backend as `store`: topics, the conversation tree, cold storage. */
   topics: TopicStore;
   threads: ThreadSelector;
+  /** Told when the thread selector fails (its turns then attach linearly). */
+  onThreadSelectorError?: (error: unknown) => void;
   knowledge: KnowledgeBase;
   queue: JobQueue;
   summarizer: Summarizer;

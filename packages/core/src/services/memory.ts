@@ -43,6 +43,8 @@ export class Memory {
   private readonly recovery: DegradedRecovery;
   /** Why the last scheduling after an append failed, if it did. */
   lastScheduleError: unknown = undefined;
+  /** Why the thread selector last failed, if it did (those turns were attached linearly). */
+  lastThreadSelectorError: unknown = undefined;
 
   /** Sessions: create, read, list, rename, delete (with everything derived from them). */
   readonly sessions = {
@@ -66,6 +68,7 @@ export class Memory {
   constructor(private readonly deps: MemoryDeps) {
     this.recovery = new DegradedRecovery(deps, (error) => (this.lastScheduleError = error));
     this.topics = topicsApi(deps, this.applyLock, (id) => this.requireSession(id));
+    deps.onThreadSelectorError ??= (error) => (this.lastThreadSelectorError = error);
   }
 
   /** @internal the runtime the queue calls. */

@@ -27,7 +27,7 @@ export async function attachIngested(deps: MemoryDeps, result: DeriveResult): Pr
   const turns = fresh.map((m) => ({ turn: toTurn(m), vector: vectors.get(m.id) ?? [] }));
   const candidates = await threadCandidates(deps, topics, links);
   const requests: ThreadRequest[] = turns.filter((t) => t.turn.role === 'user').map((t) => ({ ...t, candidates }));
-  const chosen = requests.length ? await deps.threads.selectParents(requests) : [];
+  const chosen = await selectParents(deps, requests);
   const plan = planAttachment({
     sessionId: job.sessionId,
     namespace: job.namespace,
@@ -46,6 +46,21 @@ export async function attachIngested(deps: MemoryDeps, result: DeriveResult): Pr
     ...(await decayOps(deps, after)),
   ];
   await deps.topics.writeTopics(ops);
+}
+
+/**
+ * The selector's choices; linear (all null) when it fails. Choosing a parent is a soft
+ * decision: a model that is down or answers nonsense must not stop derivation from landing,
+ * so the failure is recorded in `deps.onThreadSelectorError` and the turns attach linearly.
+ */
+async function selectParents(deps: MemoryDeps, requests: ThreadRequest[]): Promise<(string | null)[]> {
+  if (requests.length === 0) return [];
+  try {
+    return await deps.threads.selectParents(requests);
+  } catch (error) {
+    deps.onThreadSelectorError?.(error);
+    return requests.map(() => null);
+  }
 }
 
 /** The newest reply of each of the most recently active topics. */
