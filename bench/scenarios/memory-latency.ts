@@ -59,8 +59,12 @@ export interface MemoryTarget {
 
 /** Runs `fn`, naming the stage in any error so a failing API call is easy to place. */
 async function stage<T>(target: MemoryTarget, name: string, fn: () => Promise<T>): Promise<T> {
+  const started = process.hrtime.bigint();
   try {
-    return await fn();
+    const result = await fn();
+    // progress on stderr: a full run takes minutes, and the Markdown comes only at the end
+    process.stderr.write(`bench: ${target.name}: ${name} (${(Number(process.hrtime.bigint() - started) / 1e9).toFixed(1)} s)\n`);
+    return result;
   } catch (error) {
     throw new Error(`${target.name}: stage "${name}" failed`, { cause: error });
   }
