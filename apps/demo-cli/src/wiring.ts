@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import type { EmbeddingsInterface } from '@langchain/core/embeddings';
 import { OpenAIEmbeddings } from '@langchain/openai';
 import {
-  createMemory, ExtractiveSummarizer, HashingEmbeddings, HeuristicFactExtractor, StrataError, TiktokenTokenCounter,
-  type FactExtractor, type KnowledgeBase, type Memory, type PolicyInput, type Summarizer, type TokenCounter,
+  createMemory, ExtractiveSummarizer, HashingEmbeddings, HeuristicFactExtractor, LinearThreadSelector, LlmThreadSelector, StrataError, TiktokenTokenCounter,
+  type FactExtractor, type ThreadSelector, type KnowledgeBase, type Memory, type PolicyInput, type Summarizer, type TokenCounter,
 } from '@strata/core';
 import { createChromaKnowledgeBase } from '@strata/kb-chroma';
 import { createSqliteKnowledgeBase, createSqliteSessionStore } from '@strata/store-sqlite';
@@ -47,6 +47,8 @@ interface Models {
   embeddingsModel: { name: string; dimensions: number | undefined };
   tokens: TokenCounter;
   assistant: ChatAssistant;
+  /** Which earlier reply a user turn continues: the LLM picks when one is configured. */
+  threadSelector: ThreadSelector;
 }
 
 export async function wireMemory(config: CliConfig, options: WireOptions = {}): Promise<Wiring> {
@@ -62,6 +64,7 @@ export async function wireMemory(config: CliConfig, options: WireOptions = {}): 
     extractor: models.extractor,
     embeddings: models.embeddings,
     tokens: models.tokens,
+    threadSelector: models.threadSelector,
     ...(queue ? { queue } : {}),
     ...(options.policy ? { policy: options.policy } : {}),
   });
@@ -83,6 +86,7 @@ function wireModels(config: Pick<CliConfig, 'llm' | 'embeddings'>): Models {
     embeddingsModel: config.embeddings ? { name: config.embeddings.model, dimensions: config.embeddings.dimensions } : { name: hashing.modelName, dimensions: hashing.dimensions },
     tokens,
     assistant: llm && config.llm ? new ModelAssistant(llm.chatModel, `${config.llm.model} at ${config.llm.baseUrl}`) : new OfflineAssistant(),
+    threadSelector: llm ? new LlmThreadSelector({ model: llm.chatModel }) : new LinearThreadSelector(),
   };
 }
 

@@ -4,6 +4,7 @@ import { pc } from '../format/colors.js';
 import { count, print, printJson } from '../format/output.js';
 import { renderContextMessages, renderManifest } from '../format/context.js';
 import { renderTable } from '../format/table.js';
+import { renderTopics } from '../format/topics.js';
 import { positiveInt, requireSession, withMemory } from '../run-command.js';
 
 export interface TierReport {
@@ -56,7 +57,7 @@ function budgetRows(context: ContextResult): string[][] {
 export function registerInspectCommand(program: Command): void {
   program
     .command('inspect <id>')
-    .description('show a session\'s tiers, and the context assembled for a query with its budget use and manifest')
+    .description('show a session\'s tiers, its topics (decay, active / compressed turns), and the context assembled for a query with its budget use and manifest')
     .option('-q, --query <text>', 'the query to assemble the context for (default: the last user turn)')
     .option('--budget <tokens>', 'token budget of the context', positiveInt, 2000)
     .option('--show-context', 'also print the assembled messages')
@@ -66,11 +67,14 @@ export function registerInspectCommand(program: Command): void {
         const session = await requireSession(memory, id);
         const context = await memory.getContext(id, { budgetTokens: options.budget, ...(options.query === undefined ? {} : { query: options.query }) });
         const tiers = await reportTiers(memory, session, context);
+        const topics = await memory.topics.list(session.id);
         if (options.json) {
-          return printJson({ session, tiers, context: { query: context.query, budgetTokens: context.budgetTokens, tokens: context.tokens, messages: context.messages.map((m) => ({ type: m.getType(), content: m.content })), manifest: context.manifest } });
+          return printJson({ session, tiers, topics, context: { query: context.query, budgetTokens: context.budgetTokens, tokens: context.tokens, messages: context.messages.map((m) => ({ type: m.getType(), content: m.content })), manifest: context.manifest } });
         }
         print(`${pc.bold(session.title ?? session.id)} ${pc.dim(`${session.id} · namespace ${session.namespace}`)}\n`);
         print(renderTiers(tiers));
+        print(`\n${pc.bold('Topics')} (decay and cold storage)`);
+        print(renderTopics(topics));
         print(`\n${pc.bold('Context for:')} "${context.query}"`);
         print(renderTable(['budget', 'tokens'], budgetRows(context)));
         if (options.showContext) print(`\n${renderContextMessages(context)}`);

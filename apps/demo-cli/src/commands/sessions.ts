@@ -28,8 +28,10 @@ export function registerSessionCommands(program: Command): void {
     .option('--last <n>', 'only the last N messages', positiveInt)
     .option('--ids', 'show message ids (for strata forget --message)')
     .option('--json', 'print JSON')
-    .action(async (id: string, options: { last?: number; ids?: boolean; json?: boolean }, command: Command) =>
+    .option('--mermaid', 'print the conversation tree (threads grouped by topic) as a Mermaid flowchart')
+    .action(async (id: string, options: { last?: number; ids?: boolean; json?: boolean; mermaid?: boolean }, command: Command) =>
       withMemory(command, async (memory) => {
+        if (options.mermaid) return print((await memory.toMermaid((await requireSession(memory, id)).id)).trimEnd());
         const { session, messages } = await readSession(memory, id, options.last);
         if (options.json) return printJson({ session, messages });
         print(`${pc.bold(session.title ?? session.id)} ${pc.dim(`${session.id} · namespace ${session.namespace} · created ${formatTime(session.createdAt)}`)}`);
