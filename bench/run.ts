@@ -16,8 +16,9 @@ import { runSqliteKnowledgeBaseBench } from './scenarios/sqlite-knowledge-base.j
 import { runWorkerThroughputBench } from './scenarios/worker-throughput.js';
 import { runRetrievalQualityBench } from './scenarios/retrieval-quality.js';
 import { runPeersBench } from './scenarios/peers.js';
+import { runTopicsCompressionBench } from './scenarios/topics-compression.js';
 
-const SCENARIOS = ['retrieval-quality', 'peers', 'in-memory-latency', 'sqlite-latency', 'sqlite-knowledge-base', 'knowledge-bases', 'worker-throughput'];
+const SCENARIOS = ['retrieval-quality', 'peers', 'in-memory-latency', 'sqlite-latency', 'sqlite-knowledge-base', 'topics-compression', 'knowledge-bases', 'worker-throughput'];
 /** Scenarios that need a server (Chroma, Redis): run only when named, so a fresh clone runs the rest as is. */
 const ONLY_WHEN_NAMED = new Set(['knowledge-bases', 'worker-throughput']);
 
@@ -61,6 +62,8 @@ async function main(): Promise<void> {
     if (wants(result)) await runOne(result, isQuick, environment, () => runMemoryLatency(target, sizes));
   }
   if (wants('sqlite-knowledge-base')) await runOne('sqlite-knowledge-base', isQuick, environment, () => runSqliteKnowledgeBaseBench({ quick: isQuick }));
+  // cold history: compression ratio of decayed topics, restore latency of one topic
+  if (wants('topics-compression')) await runOne('topics-compression', isQuick, environment, () => runTopicsCompressionBench({ quick: isQuick }));
   // embedded SQLite KB and Chroma side by side in one run (Chroma: scripts/services.sh up)
   if (wants('knowledge-bases')) await runOne('knowledge-bases', isQuick, environment, () => runKnowledgeBasesBench({ quick: isQuick }));
   // derivation on BullMQ with 1, 2, 4 worker processes, and freshness (Redis: scripts/services.sh up)
