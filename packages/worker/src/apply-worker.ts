@@ -9,7 +9,7 @@ import type { MetricsRecorder } from './metrics.js';
 import type { PendingIndex } from './pending-index.js';
 import type { ApplyJobData } from './queues.js';
 import { APPLY_QUEUE } from './redis-keys.js';
-import { redisOptionsFor } from './redis-client.js';
+import { workerOptionsFor } from './redis-client.js';
 
 export interface ApplyWorkerOptions {
   settings: RedisSettings;
@@ -29,14 +29,7 @@ export interface ApplyWorkerOptions {
  */
 export function startApplyWorker(options: ApplyWorkerOptions): Worker<ApplyJobData> {
   const { settings, stall } = options;
-  const worker = new Worker<ApplyJobData>(APPLY_QUEUE, (job) => processApply(options, job), {
-    connection: redisOptionsFor(settings, true),
-    prefix: settings.prefix,
-    concurrency: options.concurrency,
-    lockDuration: stall.lockDurationMs,
-    stalledInterval: stall.stalledIntervalMs,
-    maxStalledCount: stall.maxStalledCount,
-  });
+  const worker = new Worker<ApplyJobData>(APPLY_QUEUE, (job) => processApply(options, job), workerOptionsFor(settings, stall, options.concurrency));
   worker.on('error', options.onError);
   worker.on('stalled', () => options.metrics.count('stalled'));
   // A failure may be final: let drain() learn it now rather than at the next poll.

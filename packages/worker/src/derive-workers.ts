@@ -6,7 +6,8 @@ import type { RedisSettings } from './connection-options.js';
 import type { MetricsRecorder } from './metrics.js';
 import type { DeriveJobData, StrataQueues } from './queues.js';
 import type { DeriveQueueName, QueueName } from './redis-keys.js';
-import { redisOptionsFor } from './redis-client.js';
+import { workerOptionsFor } from './redis-client.js';
+import type { StallSettings } from './redis-client.js';
 import { failureText, toDeriveError } from './to-strata-error.js';
 
 /** Something a worker did, for logs: `strata worker` prints these. */
@@ -21,12 +22,7 @@ export interface WorkerEvent {
   error?: string;
 }
 
-/** BullMQ's stall handling: how long a job stays claimed by a worker that stopped answering. */
-export interface StallSettings {
-  lockDurationMs: number;
-  stalledIntervalMs: number;
-  maxStalledCount: number;
-}
+export type { StallSettings } from './redis-client.js';
 
 export interface DeriveWorkersOptions {
   settings: RedisSettings;
@@ -54,14 +50,7 @@ export function attemptOf(job: Job): DeriveAttempt {
 export function startDeriveWorkers(options: DeriveWorkersOptions): Worker<DeriveJobData>[] {
   const { settings, stall } = options;
   return options.serve.map((name) => {
-    const worker = new Worker<DeriveJobData>(name, (job) => processDerive(options, name, job), {
-      connection: redisOptionsFor(settings, true),
-      prefix: settings.prefix,
-      concurrency: options.concurrency,
-      lockDuration: stall.lockDurationMs,
-      stalledInterval: stall.stalledIntervalMs,
-      maxStalledCount: stall.maxStalledCount,
-    });
+    const worker = new Worker<DeriveJobData>(name, (job) => processDerive(options, name, job), workerOptionsFor(settings, stall, options.concurrency));
     worker.on('error', options.onError);
     worker.on('stalled', (jobId) => {
       options.metrics.count('stalled');

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import type { RedisOptions } from 'ioredis';
-import type { RedisOptions as BullMqRedisOptions } from 'bullmq';
+import type { RedisOptions as BullMqRedisOptions, WorkerOptions } from 'bullmq';
 import type { RedisSettings } from './connection-options.js';
 import { StrataError } from '@strata/core';
 import { START_HINT, toStrataError } from './to-strata-error.js';
@@ -90,4 +90,23 @@ export async function awaitConnection(client: Redis, ms: number, what: string, c
     client.on('ready', onReady);
   });
   if (!isBack) throw new StrataError('BACKEND_UNAVAILABLE', `${what} is unreachable (reconnecting); ${consequence}`, { hint: START_HINT });
+}
+
+/** BullMQ's stall handling: how long a job stays claimed by a worker that stopped answering. */
+export interface StallSettings {
+  lockDurationMs: number;
+  stalledIntervalMs: number;
+  maxStalledCount: number;
+}
+
+/** Options of one BullMQ `Worker`: its own blocking connection, the prefix, concurrency and stall handling. */
+export function workerOptionsFor(settings: RedisSettings, stall: StallSettings, concurrency: number): WorkerOptions {
+  return {
+    connection: redisOptionsFor(settings, true),
+    prefix: settings.prefix,
+    concurrency,
+    lockDuration: stall.lockDurationMs,
+    stalledInterval: stall.stalledIntervalMs,
+    maxStalledCount: stall.maxStalledCount,
+  };
 }
