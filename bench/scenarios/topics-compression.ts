@@ -159,8 +159,9 @@ async function measure(target: Target, sizes: Sizes): Promise<{ latencies: Laten
         { name: `${label}: average turn size`, value: Math.round(allText / Math.max(1, sum(topics, 'activeMessages') + sum(topics, 'compressedMessages'))), unit: 'bytes' },
         { name: `${label}: cold turns, text bytes`, value: coldText, unit: 'bytes' },
         { name: `${label}: cold turns, bytes stored`, value: coldStored, unit: 'bytes' },
-        { name: `${label}: compression ratio of cold turns (stored / text)`, value: round(coldStored / Math.max(1, coldText)), unit: 'ratio' },
-        { name: `${label}: whole history, bytes stored / text bytes`, value: round(allStored / Math.max(1, allText)), unit: 'ratio' },
+        { name: `${label}: compression ratio of cold turns (bytes stored / text bytes)`, value: percent(coldStored, coldText), unit: '%' },
+        { name: `${label}: whole history, bytes stored / text bytes`, value: percent(allStored, allText), unit: '%' },
+        { name: `${label}: topics still active with 3+ accesses (half-life at least doubled)`, value: topics.filter((t) => t.isActive && t.accessCount >= 3).length, unit: 'topics' },
         { name: `${label}: decay sweep over every session`, value: round(sweepMs), unit: 'ms' },
       ],
     };
@@ -168,6 +169,10 @@ async function measure(target: Target, sizes: Sizes): Promise<{ latencies: Laten
     await memory.close();
     cleanup();
   }
+}
+
+function percent(part: number, whole: number): number {
+  return Math.round((1000 * part) / Math.max(1, whole)) / 10;
 }
 
 function round(value: number): number {
