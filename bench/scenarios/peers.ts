@@ -44,7 +44,7 @@ interface Plan {
   contextCalls: number;
 }
 
-const FULL: Plan = { appendWarmup: 100, appends: 1000, sizes: [1000, 10_000], mem0Sizes: [1000], contextWarmup: 20, contextCalls: 300 };
+const FULL: Plan = { appendWarmup: 50, appends: 500, sizes: [1000, 10_000], mem0Sizes: [1000], contextWarmup: 20, contextCalls: 200 };
 const QUICK: Plan = { appendWarmup: 20, appends: 200, sizes: [1000], mem0Sizes: [1000], contextWarmup: 10, contextCalls: 100 };
 
 async function strataSystem(): Promise<System> {
