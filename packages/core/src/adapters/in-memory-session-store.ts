@@ -17,7 +17,7 @@ import type {
 import type { Topic, TopicStorage, TurnLink } from '../domain/topic.js';
 import type { LinkFilter, TopicFilter, TopicOp, TopicStore } from '../ports/topic-store.js';
 import { applyStoreOp } from './in-memory-apply-op.js';
-import { applyTopicOp, selectLinks, selectTopicStorage, selectTopics } from './in-memory-topic-ops.js';
+import { applyTopicOp, copyTopic, selectLinks, selectTopicStorage, selectTopics } from './in-memory-topic-ops.js';
 import { assertIntegrity } from './in-memory-integrity.js';
 import { selectFacts, selectJobs, selectMessages, selectSessions, selectSummaries } from './in-memory-queries.js';
 import { InMemoryTables } from './in-memory-tables.js';
@@ -78,11 +78,11 @@ export class InMemorySessionStore implements SessionStore, TopicStore {
   }
 
   async topics(filter: TopicFilter): Promise<Topic[]> {
-    return structuredClone(selectTopics(this.open('topics'), filter));
+    return selectTopics(this.open('topics'), filter).map(copyTopic);
   }
 
   async links(filter: LinkFilter): Promise<TurnLink[]> {
-    return structuredClone(selectLinks(this.open('links'), filter));
+    return selectLinks(this.open('links'), filter).map((l) => ({ ...l }));
   }
 
   async topicStorage(filter: { sessionId: string }): Promise<TopicStorage[]> {

@@ -15,13 +15,13 @@ export function applyTopicOp(tables: InMemoryTables, op: TopicOp): void {
     case 'putTopics':
       for (const t of op.topics) {
         requireSession(tables, t.sessionId, `topic "${t.id}"`);
-        topic.topics.put(structuredClone(t));
+        topic.topics.put(copyTopic(t));
       }
       return;
     case 'putLinks':
       for (const link of op.links) {
         if (!tables.messages.has(link.messageId)) throw missing(`message "${link.messageId}"`, 'Link only stored messages.');
-        topic.links.put(structuredClone(link));
+        topic.links.put({ ...link });
       }
       return;
     case 'compress':
@@ -102,6 +102,11 @@ export function selectTopicStorage(tables: InMemoryTables, sessionId: string): T
     }
     return [storage];
   });
+}
+
+/** Topics are flat records plus one number array: a spread and a slice copy them (faster than structuredClone). */
+export function copyTopic(t: Topic): Topic {
+  return { ...t, centroid: t.centroid.slice() };
 }
 
 function compare(a: string, b: string): number {

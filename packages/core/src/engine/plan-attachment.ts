@@ -41,13 +41,15 @@ export function planAttachment(input: AttachInput): AttachPlan {
   const topics = new Map(input.topics.map((t) => [t.id, t]));
   const changed = new Set<string>();
   const returned = new Set<string>();
-  const links = [...input.links];
+  const links = [...input.links].sort((a, b) => a.seq - b.seq);
+  const byId = new Map(links.map((l) => [l.messageId, l]));
   const out: TurnLink[] = [];
   for (const { turn, vector } of [...input.turns].sort((a, b) => a.turn.seq - b.turn.seq)) {
-    const before = links.filter((l) => l.seq < turn.seq);
+    // New turns usually come after every linked one: no need to filter then.
+    const before = (links[links.length - 1]?.seq ?? 0) < turn.seq ? links : links.filter((l) => l.seq < turn.seq);
     const previous = before[before.length - 1];
-    const parentId = turn.role === 'user' ? userParent(input, turn, before) : (previous?.messageId ?? null);
-    const parentTopic = before.find((l) => l.messageId === parentId)?.topicId;
+    const parentId = turn.role === 'user' ? userParent(input, turn, before, byId) : (previous?.messageId ?? null);
+    const parentTopic = parentId === null ? undefined : byId.get(parentId)?.topicId;
     const joined = turn.role === 'user' ? similarTopic([...topics.values()], vector, input.policy) ?? (vector.length ? undefined : parentTopic) : parentTopic;
     let topic = joined === undefined ? undefined : topics.get(joined);
     if (topic === undefined) topic = openTopic(input, turn);
@@ -60,18 +62,21 @@ export function planAttachment(input: AttachInput): AttachPlan {
     topics.set(topic.id, topic);
     changed.add(topic.id);
     const link: TurnLink = { messageId: turn.id, sessionId: input.sessionId, namespace: input.namespace, seq: turn.seq, role: turn.role, parentId, topicId: topic.id };
+    const isInOrder = (links[links.length - 1]?.seq ?? 0) < link.seq;
     links.push(link);
-    links.sort((a, b) => a.seq - b.seq);
+    if (!isInOrder) links.sort((a, b) => a.seq - b.seq);
+    byId.set(link.messageId, link);
     out.push(link);
   }
   return { topics: [...changed].map((id) => topics.get(id)).filter((t): t is Topic => t !== undefined), links: out, returned: [...returned] };
 }
 
-function userParent(input: AttachInput, turn: TranscriptTurn, before: readonly TurnLink[]): string | null {
+function userParent(input: AttachInput, turn: TranscriptTurn, before: readonly TurnLink[], byId: ReadonlyMap<string, TurnLink>): string | null {
   const chosen = input.chosenParents.get(turn.id);
-  if (chosen && before.some((l) => l.messageId === chosen && l.role === 'assistant')) return chosen;
-  const replies = before.filter((l) => l.role === 'assistant');
-  return replies[replies.length - 1]?.messageId ?? before[before.length - 1]?.messageId ?? null;
+  const candidate = chosen ? byId.get(chosen) : undefined;
+  if (candidate && candidate.role === 'assistant' && candidate.seq < turn.seq) return candidate.messageId;
+  for (let i = before.length - 1; i >= 0; i--) if (before[i]?.role === 'assistant') return before[i]?.messageId ?? null;
+  return before[before.length - 1]?.messageId ?? null;
 }
 
 function similarTopic(topics: readonly Topic[], vector: readonly number[], policy: AttachPolicy): string | undefined {
