@@ -42,10 +42,12 @@ interface Plan {
   mem0Sizes: number[];
   contextWarmup: number;
   contextCalls: number;
+  /** Wall time after which a system's context calls stop (at least MIN_CALLS): LangChain's trimMessages takes seconds a call at 10k. */
+  contextBudgetMs: number;
 }
 
-const FULL: Plan = { appendWarmup: 50, appends: 500, sizes: [1000, 10_000], mem0Sizes: [1000], contextWarmup: 20, contextCalls: 200 };
-const QUICK: Plan = { appendWarmup: 20, appends: 200, sizes: [1000], mem0Sizes: [1000], contextWarmup: 10, contextCalls: 100 };
+const FULL: Plan = { appendWarmup: 50, appends: 500, sizes: [1000, 10_000], mem0Sizes: [1000], contextWarmup: 20, contextCalls: 200, contextBudgetMs: 5000 };
+const QUICK: Plan = { appendWarmup: 10, appends: 100, sizes: [300], mem0Sizes: [300], contextWarmup: 10, contextCalls: 100, contextBudgetMs: 1500 };
 
 async function strataSystem(): Promise<System> {
   const memory = await createMemory();
@@ -122,7 +124,7 @@ async function measure(system: System, plan: Plan, sizes: number[]): Promise<Map
       else for (const message of more) await system.append(message);
       stored = Math.max(stored, size);
       const samples = await timeContextCalls(system, chat, plan);
-      out.set(`context ${size}`, { metric: `${system.name}: context, ${size / 1000}k messages`, summary: summarize(samples) });
+      out.set(`context ${size}`, { metric: `${system.name}: context, ${size >= 1000 ? `${size / 1000}k` : size} messages`, summary: summarize(samples) });
     }
   } finally {
     await system.close();
@@ -130,8 +132,6 @@ async function measure(system: System, plan: Plan, sizes: number[]): Promise<Map
   return out;
 }
 
-/** Wall time after which a system's context calls stop (at least MIN_CALLS): LangChain's trimMessages takes seconds a call at 10k. */
-const CONTEXT_TIME_BUDGET_MS = 5000;
 const MIN_CALLS = 3;
 
 /** Warm-up, then timed calls until `contextCalls` or the time budget; returns the timed samples. */
@@ -140,8 +140,8 @@ async function timeContextCalls(system: System, chat: ConversationGenerator, pla
   const samples: number[] = [];
   for (let i = 0; i < plan.contextWarmup + plan.contextCalls; i++) {
     const [ms] = await timeEach(1, () => system.context(chat.query()));
-    if (i >= plan.contextWarmup || Date.now() - started > CONTEXT_TIME_BUDGET_MS) samples.push(ms as number);
-    if (samples.length >= MIN_CALLS && Date.now() - started > CONTEXT_TIME_BUDGET_MS) break;
+    if (i >= plan.contextWarmup || Date.now() - started > plan.contextBudgetMs) samples.push(ms as number);
+    if (samples.length >= MIN_CALLS && Date.now() - started > plan.contextBudgetMs) break;
   }
   return samples;
 }
@@ -178,7 +178,7 @@ export async function runPeersBench(options: { quick: boolean }): Promise<{ late
         `Context: strata assembles summaries, facts and recalled turns for the query within ${BUDGET} tokens; LangChain and LlamaIndex return the newest turns that fit (no recall); mem0 returns its 10 best memories for the query (no budget).`,
         "strata derives summaries, facts and embeddings in the background after each append (in-process queue); mem0's add runs its extraction (the instant fake model), embeddings and a vector search inline.",
         "mem0 3.3.1's LangChain LLM adapter reads every AIMessage (they all carry an empty tool_calls array) as a tool call and stores nothing; the bench's fake model answers with a bare { content } so that mem0 really extracts and stores.",
-        `Context calls stop after ${CONTEXT_TIME_BUDGET_MS / 1000} s per system and size (at least ${MIN_CALLS} calls; n in the table): LangChain's trimMessages calls the token counter on about one prefix per message, seconds a call at 10k messages.`,
+        `Context calls stop after ${plan.contextBudgetMs / 1000} s per system and size (at least ${MIN_CALLS} calls; n in the table): LangChain's trimMessages calls the token counter on about one prefix per message, seconds a call at 10k messages.`,
         `mem0 keeps its vectors in SQLite and scores every one on each add and search, so its history stops at ${plan.mem0Sizes.join(', ')} messages.`,
       ],
     };
