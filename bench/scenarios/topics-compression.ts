@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createMemory, type Memory, type MessageInput } from '@strata/core';
 import { createSqliteKnowledgeBase, createSqliteSessionStore } from '@strata/store-sqlite';
 import type { Figure, LatencyMetric } from '../lib/bench-result.js';
+import { seededRandom } from '../lib/conversation-generator.js';
 import { summarize, timeEach, timeOnce } from '../lib/stats.js';
 
 /**
@@ -49,17 +50,6 @@ interface Sizes {
 }
 const FULL: Sizes = { sessions: 24, topicsPerSession: 10, exchangesPerTopic: [4, 10] };
 const QUICK: Sizes = { sessions: 6, topicsPerSession: 6, exchangesPerTopic: [3, 6] };
-
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 function fill(template: string, words: readonly string[], random: () => number): string {
   return template.replace(/\{[a-e]\}/g, () => words[Math.floor(random() * words.length)] ?? '');
@@ -122,7 +112,7 @@ export async function runTopicsCompressionBench(options: { quick: boolean }): Pr
 }
 
 async function measure(target: Target, sizes: Sizes): Promise<{ latencies: LatencyMetric[]; figures: Figure[] }> {
-  const random = seeded(SEED);
+  const random = seededRandom(SEED);
   const start = Date.UTC(2026, 0, 5, 8, 0, 0);
   let now = start;
   const { memory, cleanup } = await target.open({ now: () => now });
