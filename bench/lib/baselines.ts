@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { stemmer } from 'stemmer';
 import { Bm25Index, TiktokenTokenCounter } from '@strata/core';
 import type { DatasetTurn, Persona } from './memory-dataset.js';
 
@@ -17,6 +19,20 @@ export type TurnRanker = (query: string, k: number) => string[];
 /** Lower-case words, no stemming, no stop words: BM25 as a first implementation would have it. */
 export function plainWords(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+// stopword ships CommonJS without type declarations; its English list is a plain string[].
+const { eng } = createRequire(import.meta.url)('stopword') as { eng: string[] };
+const STOCK_STOP_WORDS: ReadonlySet<string> = new Set(eng);
+
+/**
+ * Stemming with the stock English stop list, as strata analyzed text before it kept the
+ * temporal words ("now", "still", "before", "after"): the "before" row of that change.
+ */
+export function stockStopWordsStemmed(text: string): string[] {
+  return plainWords(text)
+    .filter((word) => !STOCK_STOP_WORDS.has(word))
+    .map((word) => stemmer(word));
 }
 
 /** BM25 over every turn of the persona; `analyze` picks the tokenizer (default: strata's). */
