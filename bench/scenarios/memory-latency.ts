@@ -43,6 +43,7 @@ const SEED = 20_240_601;
 export interface ScenarioOutput {
   latencies: LatencyMetric[];
   figures: Figure[];
+  notes?: string[];
 }
 
 const rssMb = (): number => Math.round(process.memoryUsage().rss / 1024 ** 2);
@@ -235,5 +236,9 @@ export async function runMemoryLatency(target: MemoryTarget, sizes: LatencySizes
   latencies.push(...imported.latencies);
   figures.push(...imported.figures);
   figures.push({ name: 'rss after', value: rssMb(), unit: 'MB' });
-  return { latencies, figures };
+  const notes = [
+    `Appends: one message at a time, a new session every ${SESSION_TURNS} turns, a macrotask between appends (as an app awaiting its model): the in-process queue derives in those gaps, so appends are timed with derivation running on the same thread.`,
+    `Corpora of ${sizes.corpora.map(label).join(' / ')} messages are appended (${SESSION_TURNS} turns per session) and derived (flush); those of ${sizes.imported.map(label).join(' / ')} are imported into one growing namespace in bundles of 5,000 (turns verbatim, no derivation), then ${label(sizes.facts)} facts are imported into it. getContext asks a generated question on a random session with a ${BUDGET_TOKENS}-token budget.`,
+  ];
+  return { latencies, figures, notes };
 }
