@@ -284,7 +284,22 @@ function selectTopK(
   for (let start = 0; start < rows.length; start += BLOCK) {
     const count = Math.min(BLOCK, rows.length - start);
     block.fill(0);
-    for (let j = 0; j < indices.length; j++) {
+    // four columns per pass: the block is read and written a quarter as often (dense queries)
+    let j = 0;
+    for (; j + 4 <= indices.length; j += 4) {
+      const b0 = (indices[j] as number) * capacity + start;
+      const b1 = (indices[j + 1] as number) * capacity + start;
+      const b2 = (indices[j + 2] as number) * capacity + start;
+      const b3 = (indices[j + 3] as number) * capacity + start;
+      const q0 = values[j] as number;
+      const q1 = values[j + 1] as number;
+      const q2 = values[j + 2] as number;
+      const q3 = values[j + 3] as number;
+      for (let i = 0; i < count; i++) {
+        block[i] = (block[i] as number) + q0 * (vectors[b0 + i] as number) + q1 * (vectors[b1 + i] as number) + q2 * (vectors[b2 + i] as number) + q3 * (vectors[b3 + i] as number);
+      }
+    }
+    for (; j < indices.length; j++) {
       const base = (indices[j] as number) * capacity + start;
       const q = values[j] as number;
       for (let i = 0; i < count; i++) block[i] = (block[i] as number) + q * (vectors[base + i] as number);
