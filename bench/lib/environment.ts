@@ -31,7 +31,8 @@ function git(args: string[]): string | null {
 
 export function describeEnvironment(): Environment {
   const cpuList = cpus();
-  const status = git(['status', '--porcelain']);
+  // the results are this run's output: a tree changed only there is still the commit's code
+  const status = git(['status', '--porcelain', '--', '.', ':(exclude)bench/results']);
   return {
     cpu: cpuList[0]?.model.trim() ?? 'unknown',
     cores: cpuList.length,
