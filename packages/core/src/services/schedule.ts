@@ -83,8 +83,10 @@ function previousSummary(view: SessionView, fromSeq: number): Summary | undefine
 }
 
 function planConsolidationJobs(deps: MemoryDeps, view: SessionView, pending: PendingJob[]): DeriveJob[] {
-  if (pending.some((p) => p.type === 'consolidate')) return [];
   const synopsisTo = view.synopsis?.toSeq ?? 0;
+  // One consolidation at a time. A listed job the synopsis already reaches has been applied:
+  // its apply step is what called us, before the queue could drop it from `pending`.
+  if (pending.some((p) => p.type === 'consolidate' && p.toSeq > synopsisTo)) return [];
   const fold = planConsolidation(synopsisTo, view.summaries, view.uncovered.map((m) => m.seq), deps.policy.working.maxSummaries);
   const last = fold[fold.length - 1];
   if (!last) return [];
