@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TiktokenTokenCounter } from './tiktoken-token-counter.js';
+import { Tiktoken } from 'js-tiktoken/lite';
+import o200kBase from 'js-tiktoken/ranks/o200k_base';
 
 describe('TiktokenTokenCounter', () => {
   const counter = new TiktokenTokenCounter();
@@ -33,5 +35,27 @@ describe('TiktokenTokenCounter', () => {
     for (let i = 0; i < 10_050; i++) fresh.count(`n${i}`);
     expect(fresh.count('hello world')).toBe(2);
     expect(fresh.count('n0')).toBe(counter.count('n0'));
+  });
+});
+
+describe('TiktokenTokenCounter against js-tiktoken (the reference port of OpenAI tiktoken)', () => {
+  it('counts exactly as js-tiktoken on prose, code, mixed scripts, emoji, special-token text and random text', () => {
+    const reference = new Tiktoken(o200kBase);
+    let seed = 7;
+    const random = (): number => (seed = (seed * 16_807) % 2_147_483_647) / 2_147_483_647;
+    const codePoint = (): number => (random() < 0.7 ? 32 + Math.floor(random() * 95) : random() < 0.5 ? 0xa0 + Math.floor(random() * 0x500) : 0x4e00 + Math.floor(random() * 2000));
+    const texts = [
+      '<|endoftext|> hi <|im_start|>user<|im_end|>',
+      'héllo wörld 你好世界 🤖🎉 مرحبا',
+      'function f(x) {\n  return x * 2;\n}\n\n\n   spaces  ',
+      "it's I'LL we've they'd",
+      '12345678901234 3.14159',
+      '\t\n\r ',
+      'a'.repeat(5_000),
+      ...Array.from({ length: 1_000 }, () => String.fromCodePoint(...Array.from({ length: Math.floor(random() * 120) }, codePoint))),
+    ];
+    const counter = new TiktokenTokenCounter();
+    const differing = texts.filter((text) => counter.count(text) !== reference.encode(text, [], []).length);
+    expect(differing).toEqual([]);
   });
 });

