@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Bm25Index } from './bm25-index.js';
+import { Bm25Index, type Bm25Hit } from './bm25-index.js';
 
 const all = (): boolean => true;
 
@@ -126,5 +126,71 @@ describe('Bm25Index with its own analyzer', () => {
     }
     expect(plain.search('moved', 10, all).map((hit) => hit.id)).toEqual(['a']);
     expect(stemmed.search('moved', 10, all).map((hit) => hit.id).sort()).toEqual(['a', 'b']);
+  });
+});
+
+describe('Bm25Index against a naive scorer', () => {
+  // Zipf-like vocabulary: a few common terms and a long tail, so that pruning and both ways of
+  // adding common terms (scan, binary search) are exercised.
+  const vocabulary = Array.from({ length: 400 }, (_, i) => `w${i.toString(36)}x`);
+  let seed = 11;
+  const random = (): number => (seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647;
+  const word = (): string => vocabulary[Math.floor(vocabulary.length * random() ** 3)] as string;
+  const text = (): string => Array.from({ length: 1 + Math.floor(random() * 12) }, word).join(' ');
+  const identity = (t: string): string[] => t.split(' ').filter(Boolean);
+
+  function naive(docs: Map<string, string>, query: string, k: number, accept: (id: string) => boolean): Bm25Hit[] {
+    const terms = [...new Set(identity(query))];
+    const lists = [...docs].map(([id, t]) => ({ id, words: identity(t) }));
+    const average = lists.reduce((sum, d) => sum + d.words.length, 0) / lists.length;
+    const dfs = new Map(terms.map((term) => [term, lists.filter((d) => d.words.includes(term)).length]));
+    const hits = lists.map(({ id, words }) => {
+      let score = 0;
+      for (const term of terms) {
+        const df = dfs.get(term) ?? 0;
+        const tf = words.filter((w) => w === term).length;
+        if (tf === 0) continue;
+        score += Math.log(1 + (lists.length - df + 0.5) / (df + 0.5)) * ((tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * words.length) / average)));
+      }
+      return { id, score };
+    });
+    return hits.filter((h) => h.score > 0 && accept(h.id)).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, k);
+  }
+
+  it('returns the same hits as scoring every document, through removals, re-adds and renumbering', () => {
+    const index = new Bm25Index<number>({ analyze: identity });
+    const docs = new Map<string, string>();
+    const check = (): void => {
+      for (let q = 0; q < 15; q++) {
+        const query = Array.from({ length: 2 + Math.floor(random() * 6) }, word).join(' ');
+        const k = 1 + Math.floor(random() * 30);
+        const odd = q % 3 === 0;
+        const accept = (id: string): boolean => !odd || Number(id.slice(1)) % 2 === 1;
+        const got = index.search(query, k, (_meta, id) => accept(id));
+        const want = naive(docs, query, k, accept);
+        expect(got.map((h) => h.id)).toEqual(want.map((h) => h.id));
+        got.forEach((hit, i) => expect(hit.score).toBeCloseTo(want[i]?.score ?? NaN, 9));
+      }
+    };
+    for (let i = 0; i < 1_500; i++) {
+      const t = text();
+      docs.set(`d${i}`, t);
+      index.add(`d${i}`, t, i);
+    }
+    check();
+    // churn: more than 1,024 removals and replacements leave dead numbers, then a renumbering
+    for (let round = 0; round < 2_500; round++) {
+      const id = `d${Math.floor(random() * 1_800)}`;
+      if (random() < 0.5) {
+        docs.delete(id);
+        index.remove(id);
+      } else {
+        const t = text();
+        docs.set(id, t);
+        index.add(id, t, round);
+      }
+      if (round % 500 === 499) check();
+    }
+    expect(index.size).toBe(docs.size);
   });
 });

@@ -1,9 +1,15 @@
 import { analyzeText } from './analyze.js';
+import { PostingList } from './posting-list.js';
+import { TopDocs } from './top-docs.js';
 
 /** Okapi BM25 term-frequency saturation. */
 const K1 = 1.2;
 /** Okapi BM25 length normalisation. */
 const B = 0.75;
+/** Score bounds are widened by this much, so float rounding never prunes a document that could still enter. */
+const BOUND_SLACK = 1 + 1e-9;
+/** Document numbers are compacted once fewer than half of those handed out are in use. */
+const RENUMBER_FLOOR = 1024;
 
 /** One search result of a {@link Bm25Index}. */
 export interface Bm25Hit {
@@ -13,34 +19,50 @@ export interface Bm25Hit {
 }
 
 interface IndexedDoc<M> {
+  id: string;
   /** Dense number of the document: postings and scores are keyed by it, not by the id string. */
   num: number;
   meta: M;
   /** Number of analyzed terms, repeats included. */
   length: number;
-  /** Distinct terms, so that removal touches only this document's postings. */
+  /** Distinct terms and their counts, so that removal and renumbering touch only this document's postings. */
   terms: string[];
+  tfs: number[];
+}
+
+/** One query term's postings with its weight idf * (k1 + 1) and the most any document can get from it. */
+interface TermScan {
+  list: PostingList;
+  weight: number;
+  bound: number;
 }
 
 /**
  * An incremental Okapi BM25 index (k1 = 1.2, b = 0.75, idf = ln(1 + (N - df + 0.5) / (df + 0.5)))
  * over text analyzed with {@link analyzeText}. Each document carries a caller-defined `meta`
- * that `search` can filter on. A search visits only the postings of the query's terms, so its
- * cost grows with how common those terms are, not with the size of the index; scores
- * accumulate in a reused array indexed by document number, so a search allocates little.
+ * that `search` can filter on.
+ *
+ * A search visits only the postings of the query's terms, rarest (highest-scoring) first, and
+ * stops admitting new documents once `k` accepted ones score more than all the remaining terms
+ * together could give any other (max-score pruning): the common terms of a question then only
+ * add to the documents already found, by binary search in their sorted postings. Results are
+ * exactly those of scoring every document. Postings are typed arrays and scores accumulate in
+ * a reused array indexed by document number, so a search allocates little.
  */
 export class Bm25Index<M> {
   /** Text -> terms; the same for indexed text and queries. */
   private readonly analyze: (text: string) => string[];
-  /** term -> doc number -> tf. */
-  private readonly postings = new Map<string, Map<number, number>>();
+  private readonly postings = new Map<string, PostingList>();
   private readonly docs = new Map<string, IndexedDoc<M>>();
-  /** By doc number: the id (undefined when free) and the length. */
-  private readonly ids: (string | undefined)[] = [];
+  /** By document number: the id, undefined once removed. Numbers only grow, until a renumbering. */
+  private ids: (string | undefined)[] = [];
   private lengths = new Float64Array(64);
-  private readonly free: number[] = [];
-  private totalLength = 0;
   private scores = new Float64Array(64);
+  /** Per document number, during one search: 0 not asked yet, 1 accepted, 2 rejected. */
+  private verdicts = new Uint8Array(64);
+  private touched = new Int32Array(64);
+  private totalLength = 0;
+  private readonly isLive = (num: number): boolean => this.ids[num] !== undefined;
 
   /** `analyze` defaults to {@link analyzeText}; another one compares tokenizers (e.g. without stemming). */
   constructor(options: { analyze?: (text: string) => string[] } = {}) {
@@ -62,45 +84,29 @@ export class Bm25Index<M> {
     const tokens = this.analyze(text);
     const counts = new Map<string, number>();
     for (const term of tokens) counts.set(term, (counts.get(term) ?? 0) + 1);
-    const num = this.free.pop() ?? this.ids.length;
-    this.ids[num] = id;
-    if (num >= this.lengths.length) this.grow(num + 1);
-    this.lengths[num] = tokens.length;
-    for (const [term, tf] of counts) {
-      let posting = this.postings.get(term);
-      if (posting === undefined) {
-        posting = new Map();
-        this.postings.set(term, posting);
-      }
-      posting.set(num, tf);
-    }
-    this.docs.set(id, { num, meta, length: tokens.length, terms: [...counts.keys()] });
+    if (this.ids.length > 2 * this.docs.size + RENUMBER_FLOOR) this.renumber();
+    const doc: IndexedDoc<M> = { id, num: this.ids.length, meta, length: tokens.length, terms: [...counts.keys()], tfs: [...counts.values()] };
+    this.ids.push(id);
+    this.ensureCapacity(this.ids.length);
+    this.post(doc);
+    this.docs.set(id, doc);
     this.totalLength += tokens.length;
-  }
-
-  private grow(needed: number): void {
-    const size = Math.max(needed, this.lengths.length * 2);
-    const lengths = new Float64Array(size);
-    lengths.set(this.lengths);
-    this.lengths = lengths;
-    this.scores = new Float64Array(size);
   }
 
   /** Removes a document; returns false when the id was not indexed. */
   remove(id: string): boolean {
     const doc = this.docs.get(id);
     if (doc === undefined) return false;
-    for (const term of doc.terms) {
-      const posting = this.postings.get(term);
-      if (posting === undefined) continue;
-      posting.delete(doc.num);
-      // Dropping empty postings keeps memory bounded under churn.
-      if (posting.size === 0) this.postings.delete(term);
-    }
     this.docs.delete(id);
     this.ids[doc.num] = undefined;
-    this.free.push(doc.num);
     this.totalLength -= doc.length;
+    for (const term of doc.terms) {
+      const list = this.postings.get(term);
+      if (list === undefined) continue;
+      list.markDead(this.isLive);
+      // Dropping empty postings keeps memory bounded under churn.
+      if (list.live === 0) this.postings.delete(term);
+    }
     return true;
   }
 
@@ -110,114 +116,147 @@ export class Bm25Index<M> {
    * never returned. `accept` is called at most once per candidate.
    */
   search(text: string, k: number, accept: (meta: M, id: string) => boolean): Bm25Hit[] {
-    if (k <= 0 || this.docs.size === 0) return [];
-    const touched = this.score(new Set(this.analyze(text)));
-    const { scores } = this;
-    const top = new TopK(Math.floor(k));
-    for (const num of touched) {
-      const score = scores[num] as number;
-      scores[num] = 0;
-      const id = this.ids[num];
-      if (id === undefined || score <= 0 || !top.wouldKeep(id, score)) continue;
-      const doc = this.docs.get(id);
-      if (doc !== undefined && accept(doc.meta, id)) top.offer({ id, score });
+    const limit = Math.floor(k);
+    if (!(limit > 0) || this.docs.size === 0) return [];
+    const averageLength = this.totalLength / this.docs.size;
+    const base = K1 * (1 - B);
+    const perLength = (K1 * B) / averageLength;
+    const scans = this.scansOf(new Set(this.analyze(text)), base);
+    // rest[i]: the most terms i.. can add to any document's score
+    const rest = new Float64Array(scans.length + 1);
+    for (let i = scans.length - 1; i >= 0; i--) rest[i] = (rest[i + 1] as number) + (scans[i] as TermScan).bound;
+    let count = 0;
+    let closed = false;
+    for (let i = 0; i < scans.length; i++) {
+      const scan = scans[i] as TermScan;
+      closed ||= count >= limit && this.enoughAbove(rest[i] as number, limit, count, accept);
+      if (closed) this.addToTouched(scan, count, base, perLength);
+      else count = this.addAll(scan, count, base, perLength);
     }
-    return top.sorted();
+    const top = new TopDocs(Math.min(limit, count), (num) => this.ids[num] as string);
+    for (let j = 0; j < count; j++) {
+      const num = this.touched[j] as number;
+      const score = this.scores[num] as number;
+      if (top.wouldKeep(num, score) && this.accepts(num, accept)) top.offer(num, score);
+    }
+    for (let j = 0; j < count; j++) {
+      const num = this.touched[j] as number;
+      this.scores[num] = 0;
+      this.verdicts[num] = 0;
+    }
+    return top.sorted().map(({ num, score }) => ({ id: this.ids[num] as string, score }));
   }
 
-  /** Adds each matching document's score into `this.scores`; returns the numbers touched (caller resets them). */
-  private score(terms: ReadonlySet<string>): number[] {
+  /** The query terms that have postings, the highest possible contribution first. */
+  private scansOf(terms: ReadonlySet<string>, base: number): TermScan[] {
     const n = this.docs.size;
-    const averageLength = this.totalLength / n;
-    const { scores, lengths } = this;
-    const touched: number[] = [];
+    const scans: TermScan[] = [];
     for (const term of terms) {
-      const posting = this.postings.get(term);
-      if (posting === undefined) continue;
-      const df = posting.size;
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      for (const [num, tf] of posting) {
-        const norm = tf + K1 * (1 - B + (B * (lengths[num] as number)) / averageLength);
-        if (scores[num] === 0) touched.push(num);
-        scores[num] = (scores[num] as number) + (idf * tf * (K1 + 1)) / norm;
+      const list = this.postings.get(term);
+      if (list === undefined || list.live === 0) continue;
+      const df = list.live;
+      const weight = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (K1 + 1);
+      // tf / (tf + norm) grows with tf and norm >= k1 (1 - b): the bound of any document
+      scans.push({ list, weight, bound: ((weight * list.maxTf) / (list.maxTf + base)) * BOUND_SLACK });
+    }
+    return scans.sort((a, b) => b.bound - a.bound);
+  }
+
+  /** Scores every live document of the term; returns the new number of touched documents. */
+  private addAll(scan: TermScan, count: number, base: number, perLength: number): number {
+    const { list, weight } = scan;
+    const { nums, tfs } = list;
+    const { scores, lengths, ids, touched } = this;
+    let touchedCount = count;
+    for (let i = 0; i < list.size; i++) {
+      const num = nums[i] as number;
+      if (ids[num] === undefined) continue;
+      const tf = tfs[i] as number;
+      const previous = scores[num] as number;
+      if (previous === 0) touched[touchedCount++] = num;
+      scores[num] = previous + (weight * tf) / (tf + base + perLength * (lengths[num] as number));
+    }
+    return touchedCount;
+  }
+
+  /** Adds the term to the documents already touched only: by binary search when they are few. */
+  private addToTouched(scan: TermScan, count: number, base: number, perLength: number): void {
+    const { list, weight } = scan;
+    const { scores, lengths, touched } = this;
+    if (count * Math.log2(list.size + 1) < list.size) {
+      for (let j = 0; j < count; j++) {
+        const num = touched[j] as number;
+        const at = list.find(num);
+        if (at < 0) continue;
+        const tf = list.tfs[at] as number;
+        scores[num] = (scores[num] as number) + (weight * tf) / (tf + base + perLength * (lengths[num] as number));
       }
+      return;
     }
-    return touched;
-  }
-}
-
-/** Whether hit `a` ranks below hit `b`: lower score, or same score and later id. */
-function ranksBelow(a: Bm25Hit, b: Bm25Hit): boolean {
-  return a.score < b.score || (a.score === b.score && a.id > b.id);
-}
-
-/**
- * Keeps the `k` best hits in a min-heap whose root is the worst kept hit, so selecting from
- * n candidates costs O(n log k) instead of sorting all of them.
- */
-class TopK {
-  private readonly heap: Bm25Hit[] = [];
-
-  constructor(private readonly k: number) {}
-
-  /** Cheap pre-check so that `accept` is not called for hits that could not be kept. */
-  wouldKeep(id: string, score: number): boolean {
-    const worst = this.heap[0];
-    if (this.heap.length < this.k || worst === undefined) return this.k > 0;
-    return ranksBelow(worst, { id, score });
-  }
-
-  offer(hit: Bm25Hit): void {
-    if (!this.wouldKeep(hit.id, hit.score)) return;
-    if (this.heap.length < this.k) {
-      this.heap.push(hit);
-      this.siftUp(this.heap.length - 1);
-    } else {
-      this.heap[0] = hit;
-      this.siftDown(0);
+    const { nums, tfs } = list;
+    for (let i = 0; i < list.size; i++) {
+      const num = nums[i] as number;
+      const previous = scores[num] as number;
+      if (previous === 0) continue;
+      const tf = tfs[i] as number;
+      scores[num] = previous + (weight * tf) / (tf + base + perLength * (lengths[num] as number));
     }
   }
 
-  sorted(): Bm25Hit[] {
-    return [...this.heap].sort((a, b) => (ranksBelow(a, b) ? 1 : ranksBelow(b, a) ? -1 : 0));
+  /** Whether `limit` accepted documents already score more than `bound`, so no other can enter. */
+  private enoughAbove(bound: number, limit: number, count: number, accept: (meta: M, id: string) => boolean): boolean {
+    let above = 0;
+    for (let j = 0; j < count && above < limit; j++) {
+      const num = this.touched[j] as number;
+      if ((this.scores[num] as number) > bound && this.accepts(num, accept)) above++;
+    }
+    return above >= limit;
   }
 
-  private siftUp(index: number): void {
-    let child = index;
-    while (child > 0) {
-      const parent = (child - 1) >> 1;
-      if (!this.swapIfBelow(child, parent)) return;
-      child = parent;
+  private accepts(num: number, accept: (meta: M, id: string) => boolean): boolean {
+    let verdict = this.verdicts[num] as number;
+    if (verdict === 0) {
+      const id = this.ids[num] as string;
+      const doc = this.docs.get(id);
+      verdict = doc !== undefined && accept(doc.meta, id) ? 1 : 2;
+      this.verdicts[num] = verdict;
+    }
+    return verdict === 1;
+  }
+
+  private post(doc: IndexedDoc<M>): void {
+    this.lengths[doc.num] = doc.length;
+    for (let i = 0; i < doc.terms.length; i++) {
+      const term = doc.terms[i] as string;
+      let list = this.postings.get(term);
+      if (list === undefined) {
+        list = new PostingList();
+        this.postings.set(term, list);
+      }
+      list.push(doc.num, doc.tfs[i] as number);
     }
   }
 
-  private siftDown(index: number): void {
-    let parent = index;
-    for (;;) {
-      const left = 2 * parent + 1;
-      const right = left + 1;
-      let worst = parent;
-      if (left < this.heap.length && this.below(left, worst)) worst = left;
-      if (right < this.heap.length && this.below(right, worst)) worst = right;
-      if (worst === parent) return;
-      this.swapIfBelow(worst, parent);
-      parent = worst;
+  /** Hands out document numbers afresh, in the old order, so postings stay sorted and dense. */
+  private renumber(): void {
+    const docs = [...this.docs.values()].sort((a, b) => a.num - b.num);
+    this.postings.clear();
+    this.ids = [];
+    for (const doc of docs) {
+      doc.num = this.ids.length;
+      this.ids.push(doc.id);
+      this.post(doc);
     }
   }
 
-  private below(i: number, j: number): boolean {
-    const a = this.heap[i];
-    const b = this.heap[j];
-    return a !== undefined && b !== undefined && ranksBelow(a, b);
-  }
-
-  /** Swaps entries i and j when i ranks below j; returns whether it swapped. */
-  private swapIfBelow(i: number, j: number): boolean {
-    const a = this.heap[i];
-    const b = this.heap[j];
-    if (a === undefined || b === undefined || !ranksBelow(a, b)) return false;
-    this.heap[i] = b;
-    this.heap[j] = a;
-    return true;
+  private ensureCapacity(needed: number): void {
+    if (needed <= this.lengths.length) return;
+    const size = Math.max(needed, this.lengths.length * 2);
+    const lengths = new Float64Array(size);
+    lengths.set(this.lengths);
+    this.lengths = lengths;
+    this.scores = new Float64Array(size);
+    this.verdicts = new Uint8Array(size);
+    this.touched = new Int32Array(size);
   }
 }
