@@ -170,9 +170,11 @@ if (unavailable === null) {
       await redis.stop();
       const completedAtRestart = workers.map((worker) => worker.lines('completed ').length);
       await new Promise((resolve) => setTimeout(resolve, 500));
-      // An append while Redis is down stores the turns and does not wait for Redis.
+      // An append while Redis is down stores the turns and does not wait for Redis; the
+      // planning after it (next macrotask) fails and is recorded, to be retried by flush.
       await within(converse(app.memory, [LATE]), 10_000, 'an append while Redis is down');
-      expect(app.memory.lastScheduleError).toMatchObject({ code: 'BACKEND_UNAVAILABLE' });
+      const failure = await until(async () => app.memory.lastScheduleError as { code?: string } | undefined, (error) => error !== undefined, 10_000, 'the planning after the append to fail');
+      expect(failure).toMatchObject({ code: 'BACKEND_UNAVAILABLE' });
       await redis.start();
       await within(app.memory.flush(), 90_000, 'flush after the Redis restart');
 

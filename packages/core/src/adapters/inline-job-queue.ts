@@ -10,6 +10,7 @@ import type { JobQueue, JobRuntime } from '../ports/job-queue.js';
  * it): after the last attempt the job is listed by `pending()` as `failed`.
  */
 export class InlineJobQueue implements JobQueue {
+  readonly derivesInline = true;
   private readonly attempts: number;
   private runtime: JobRuntime | null = null;
   /** Jobs not yet applied, by key, in enqueue order (oldest first). */

@@ -22,6 +22,11 @@ export interface JobRuntime {
 
 /** Runs derivation jobs in the background. */
 export interface JobQueue {
+  /**
+   * True when `enqueue` derives and applies before it resolves (tests, scripts): the memory
+   * then plans derivation inside `append`, so it has landed when `append` returns.
+   */
+  readonly derivesInline?: boolean;
   /** Binds the runtime. Called once by `createMemory` before any `enqueue`. */
   start(runtime: JobRuntime): Promise<void>;
   /**

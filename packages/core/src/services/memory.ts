@@ -14,6 +14,7 @@ import type { MemoryDeps } from './deps.js';
 import { applyResult } from './apply.js';
 import { buildContext, type ContextResult } from './context.js';
 import { deriveJob } from './derive.js';
+import { DeferredScheduling } from './deferred-scheduling.js';
 import { DegradedRecovery } from './degraded-recovery.js';
 import type { MemoryStats } from './derivation-stats.js';
 import type { ForgetReport, ForgetTarget } from './forget.js';
@@ -41,6 +42,8 @@ export class Memory {
   private readonly unscheduled = new Set<string>();
   private closed = false;
   private readonly recovery: DegradedRecovery;
+  /** Planning after appends, on the next macrotask (unless the queue derives inline). */
+  private readonly deferred = new DeferredScheduling((id) => this.scheduleAfterAppend(id));
   /** Why the last scheduling after an append failed, if it did. */
   lastScheduleError: unknown = undefined;
   /** Why the thread selector last failed, if it did (those turns were attached linearly). */
@@ -116,6 +119,9 @@ export class Memory {
   /**
    * Stores turns verbatim (session tier) and schedules their derivation. Returns the stored
    * messages with their per-session `seq`. Caller-supplied ids and times are kept.
+   * Derivation is planned right after this returns (on the next macrotask); `getContext` and
+   * `flush` wait for it. With a queue that derives inline, it is planned, derived and applied
+   * before this returns.
    * @throws StrataError NOT_FOUND for an unknown session, CONFLICT for a reused message id.
    */
   async append(sessionId: string, message: MessageInput | MessageInput[]): Promise<StoredMessage[]> {
@@ -123,7 +129,8 @@ export class Memory {
     const id = parseWith(sessionIdSchema, sessionId, 'sessionId', SESSION_HINT);
     const inputs = parseWith(messagesInputSchema, Array.isArray(message) ? message : [message], 'message', "Pass { role: 'user' | 'assistant' | 'system' | 'tool', content: string } or an array of them.");
     const receipt = await this.deps.store.write({ ops: [{ type: 'appendMessages', sessionId: id, messages: toNewMessages(inputs, this.deps.clock) }] });
-    await this.scheduleAfterAppend(id);
+    if (this.deps.queue.derivesInline === true) await this.scheduleAfterAppend(id);
+    else this.deferred.request(id);
     return receipt.messages;
   }
 
@@ -168,6 +175,7 @@ export class Memory {
     this.assertOpen();
     const session = await this.requireSession(sessionId);
     const opts = parseWith(getContextSchema, options, 'getContext options', 'budgetTokens must be a positive integer; query a string.');
+    if (this.deferred.has(session.id)) await this.deferred.settle();
     if (this.unscheduled.has(session.id)) await this.scheduleAfterAppend(session.id);
     const context = await buildContext(this.deps, session, opts.query, opts.budgetTokens ?? this.deps.policy.context.defaultBudgetTokens);
     const recalled = context.manifest.filter((m) => m.included && m.kind === 'turn' && m.tier === 'session').map((m) => m.id);
@@ -231,6 +239,7 @@ export class Memory {
   /** Resolves when all derivation enqueued so far, and what it triggered, has been applied. */
   async flush(): Promise<void> {
     this.assertOpen();
+    await this.deferred.settle();
     for (const sessionId of [...this.unscheduled]) await this.schedule(sessionId);
     for (let round = 0; round < 100; round++) {
       await this.deps.queue.drain();
@@ -243,6 +252,7 @@ export class Memory {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.deferred.settle();
     await this.deps.queue.close();
     await this.deps.store.close();
     await this.deps.knowledge.close();
