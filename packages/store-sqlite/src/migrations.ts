@@ -166,6 +166,18 @@ export const MIGRATIONS: readonly { version: number; description: string; up: (d
         CREATE INDEX turn_links_by_topic ON turn_links (topic_id, seq);
       `),
   },
+  {
+    version: 4,
+    description: 'drop the FTS5 indexes: lexical search is answered in process (SessionLexicalCache) from the base tables',
+    // Their pages go to the freelist and are reused by later writes (no VACUUM: it would
+    // rewrite the whole file inside open). Base tables keep every text, so nothing is lost.
+    up: (db) =>
+      db.exec(`
+        DROP TABLE messages_fts;
+        DROP TABLE summaries_fts;
+        DROP TABLE facts_fts;
+      `),
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -18,7 +18,8 @@ export interface SqliteOpenOptions {
 
 /**
  * Opens (creating if needed) and migrates a strata database: WAL journal, busy timeout,
- * foreign keys, the `strata_terms` SQL function (core's lexical rules, for FTS5).
+ * foreign keys, and the `strata_terms` SQL function (core's lexical rules), which migration 2
+ * needs when it brings a version 1 file up to date.
  * @throws StrataError naming the file: CONFIG_INVALID for a corrupt, foreign or newer file,
  *   BACKEND_UNAVAILABLE when it cannot be opened or written.
  */

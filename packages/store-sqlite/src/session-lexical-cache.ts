@@ -19,7 +19,8 @@ export interface LexicalEpochs {
  * BM25 answered in process, as the in-memory store does: FTS5's bm25() costs a few
  * microseconds per matching row, so a common term over 100k turns took 10-40 ms a query,
  * while this index visits only the postings of the query's terms. SQLite stays the truth
- * (FTS5 is still written and kept for other readers); a namespace is loaded on its first
+ * (the base tables hold every text; schema 4 dropped the FTS5 indexes, which cost every
+ * write a segment update and about half the file); a namespace is loaded on its first
  * search. Every write that changes indexed text bumps a `lexical_epoch` in the file, in its
  * transaction: this store applies its own writes to the cache, and drops the cache when the
  * epoch moved by another connection's write.

@@ -2,13 +2,6 @@ import type Database from 'better-sqlite3';
 import type { FactRow, JobRow, MessageRow, SessionRow, SummaryRow } from './session-rows.js';
 
 type Statement<P extends unknown[] = unknown[], R = unknown> = Database.Statement<P, R>;
-type RowId = number | bigint;
-
-/** Writes of one FTS5 index; its rowid is the rowid of the indexed row. */
-export interface TermStatements {
-  insert: Statement<[RowId, string]>;
-  remove: Statement<[RowId]>;
-}
 
 /** A stored batch summary (`t_`) and another batch summary of its session overlapping it. */
 export interface OverlapRow {
@@ -26,8 +19,6 @@ interface SessionStatements {
   advanceSession: Statement<[{ id: string; last_seq: number; updated_at: number }]>;
   raiseLastSeq: Statement<[{ id: string; seq: number }]>;
   deleteSession: Statement<[string]>;
-  deleteSessionTurnTerms: Statement<[string]>;
-  deleteSessionSummaryTerms: Statement<[string]>;
   deleteSessionSummarySources: Statement<[string]>;
   deleteSessionJobs: Statement<[string]>;
 }
@@ -36,19 +27,16 @@ interface MessageStatements {
   messageById: Statement<[string], { session_id: string; seq: number }>;
   messageAtSeq: Statement<[string, number], { id: string }>;
   insertMessage: Statement<[MessageRow]>;
-  deleteMessage: Statement<[string], { rowid: RowId }>;
-  turnTerms: TermStatements;
+  deleteMessage: Statement<[string]>;
 }
 
 interface DerivedStatements {
   insertSummary: Statement<[SummaryRow]>;
-  deleteSummary: Statement<[string], { rowid: RowId }>;
+  deleteSummary: Statement<[string]>;
   overlappingSummary: Statement<[string], OverlapRow>;
-  summaryTerms: TermStatements;
   insertFact: Statement<[FactRow]>;
-  deleteFact: Statement<[string], { rowid: RowId }>;
+  deleteFact: Statement<[string]>;
   currentFactsOfSlot: Statement<[string, string, string], string>;
-  factTerms: TermStatements;
   insertSource: Statement<[{ kind: string; item: string; message: string; position: number }]>;
   deleteSources: Statement<[string, string]>;
   jobExists: Statement<[string], number>;
@@ -76,8 +64,6 @@ function prepareSessionStatements(db: Database.Database): SessionStatements {
     advanceSession: db.prepare('UPDATE sessions SET last_seq = @last_seq, updated_at = @updated_at WHERE id = @id'),
     raiseLastSeq: db.prepare('UPDATE sessions SET last_seq = max(last_seq, @seq) WHERE id = @id'),
     deleteSession: db.prepare('DELETE FROM sessions WHERE id = ?'),
-    deleteSessionTurnTerms: db.prepare('DELETE FROM messages_fts WHERE rowid IN (SELECT rowid FROM messages WHERE session_id = ?)'),
-    deleteSessionSummaryTerms: db.prepare('DELETE FROM summaries_fts WHERE rowid IN (SELECT rowid FROM summaries WHERE session_id = ?)'),
     deleteSessionSummarySources: db.prepare(
       "DELETE FROM provenance WHERE item_kind = 'summary' AND item_id IN (SELECT id FROM summaries WHERE session_id = ?)",
     ),
@@ -92,8 +78,7 @@ function prepareMessageStatements(db: Database.Database): MessageStatements {
     insertMessage: db.prepare(`
       INSERT INTO messages (id, session_id, namespace, seq, role, content, name, tool_calls, tool_call_id, metadata, created_at)
       VALUES (@id, @session_id, @namespace, @seq, @role, @content, @name, @tool_calls, @tool_call_id, @metadata, @created_at)`),
-    deleteMessage: db.prepare('DELETE FROM messages WHERE id = ? RETURNING rowid'),
-    turnTerms: prepareTermStatements(db, 'messages_fts'),
+    deleteMessage: db.prepare('DELETE FROM messages WHERE id = ?'),
   };
 }
 
@@ -102,7 +87,7 @@ function prepareDerivedStatements(db: Database.Database): DerivedStatements {
     insertSummary: db.prepare(`
       INSERT INTO summaries (id, session_id, namespace, level, from_seq, to_seq, text, created_at, degraded)
       VALUES (@id, @session_id, @namespace, @level, @from_seq, @to_seq, @text, @created_at, @degraded)`),
-    deleteSummary: db.prepare('DELETE FROM summaries WHERE id = ? RETURNING rowid'),
+    deleteSummary: db.prepare('DELETE FROM summaries WHERE id = ?'),
     // Only neighbours of the touched summary: a range scan of summaries_by_session.
     overlappingSummary: db.prepare(`
       SELECT t.id AS t_id, t.from_seq AS t_from, t.to_seq AS t_to, o.id, o.from_seq, o.to_seq
@@ -110,18 +95,16 @@ function prepareDerivedStatements(db: Database.Database): DerivedStatements {
         ON o.session_id = t.session_id AND o.level = 'batch' AND o.to_seq >= t.from_seq AND o.from_seq <= t.to_seq AND o.id <> t.id
       WHERE t.id = ? AND t.level = 'batch'
       ORDER BY o.from_seq, o.to_seq, o.id LIMIT 1`),
-    summaryTerms: prepareTermStatements(db, 'summaries_fts'),
     insertFact: db.prepare(`
       INSERT INTO facts (id, namespace, subject, predicate, object, text, valid_from, valid_to, superseded_by, confidence, created_at, degraded)
       VALUES (@id, @namespace, @subject, @predicate, @object, @text, @valid_from, @valid_to, @superseded_by, @confidence, @created_at, @degraded)`),
-    deleteFact: db.prepare('DELETE FROM facts WHERE id = ? RETURNING rowid'),
+    deleteFact: db.prepare('DELETE FROM facts WHERE id = ?'),
     // `+valid_from` keeps the planner on facts_by_slot (see selectFacts).
     currentFactsOfSlot: db
       .prepare<[string, string, string], string>(
         'SELECT id FROM facts WHERE namespace = ? AND subject = ? AND predicate = ? AND valid_to IS NULL ORDER BY +valid_from, id',
       )
       .pluck(),
-    factTerms: prepareTermStatements(db, 'facts_fts'),
     // OR IGNORE: the key is (item, message), so a message listed twice keeps its first position.
     insertSource: db.prepare(
       'INSERT OR IGNORE INTO provenance (item_kind, item_id, message_id, position) VALUES (@kind, @item, @message, @position)',
@@ -133,14 +116,5 @@ function prepareDerivedStatements(db: Database.Database): DerivedStatements {
       VALUES (@key, @type, @session_id, @from_seq, @to_seq, @applied_at)
       ON CONFLICT (key) DO NOTHING`),
     deleteJob: db.prepare('DELETE FROM jobs WHERE key = ?'),
-  };
-}
-
-function prepareTermStatements(db: Database.Database, table: string): TermStatements {
-  return {
-    // strata_terms is core's analyzeText, registered by openDatabase, so FTS5 indexes the
-    // same stemmed, stop-word-free terms that the query side builds.
-    insert: db.prepare(`INSERT INTO ${table} (rowid, terms) VALUES (?, strata_terms(?))`),
-    remove: db.prepare(`DELETE FROM ${table} WHERE rowid = ?`),
   };
 }

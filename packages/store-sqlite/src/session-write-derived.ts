@@ -1,36 +1,33 @@
 import { StrataError } from '@strata/core';
 import type { Fact, JobRecord, StoreOp, Summary } from '@strata/core';
 import { factRow, jobRow, summaryRow } from './session-rows.js';
-import type { TermStatements, WriteStatements } from './session-statements.js';
+import type { WriteStatements } from './session-statements.js';
 
 /*
  * Write steps for derived records (summaries, facts), the job ledger and deletes. Every
- * change to a summary, fact or message keeps its FTS5 row and its provenance rows in step,
- * in the same transaction.
+ * change to a summary or fact keeps its provenance rows in step, in the same transaction.
  */
 
 type DeleteOp = Extract<StoreOp, { type: 'delete' }>;
 type SourceKind = 'summary' | 'fact';
 
-/** Inserts or replaces each summary by id (a replacement gets a new rowid and new terms). */
+/** Inserts or replaces each summary by id. */
 export function putSummaries(statements: WriteStatements, summaries: readonly Summary[]): void {
   for (const summary of summaries) {
     assertSessionExists(statements, summary);
-    removeRow(statements.deleteSummary.get(summary.id), statements.summaryTerms);
+    statements.deleteSummary.run(summary.id);
     statements.deleteSources.run('summary', summary.id);
-    const { lastInsertRowid } = statements.insertSummary.run(summaryRow(summary));
-    statements.summaryTerms.insert.run(lastInsertRowid, summary.text);
+    statements.insertSummary.run(summaryRow(summary));
     insertSources(statements, 'summary', summary.id, summary.sourceMessageIds);
   }
 }
 
-/** Inserts or replaces each fact by id; superseded facts stay indexed, queries skip them. */
+/** Inserts or replaces each fact by id; superseded facts stay stored, searches skip them. */
 export function putFacts(statements: WriteStatements, facts: readonly Fact[]): void {
   for (const fact of facts) {
-    removeRow(statements.deleteFact.get(fact.id), statements.factTerms);
+    statements.deleteFact.run(fact.id);
     statements.deleteSources.run('fact', fact.id);
-    const { lastInsertRowid } = statements.insertFact.run(factRow(fact));
-    statements.factTerms.insert.run(lastInsertRowid, fact.text);
+    statements.insertFact.run(factRow(fact));
     insertSources(statements, 'fact', fact.id, fact.sourceMessageIds);
   }
 }
@@ -43,34 +40,27 @@ export function recordJobs(statements: WriteStatements, jobs: readonly JobRecord
 /** Deletes by id; unknown ids are ignored. */
 export function deleteRecords(statements: WriteStatements, op: DeleteOp): void {
   for (const id of op.sessions ?? []) deleteSession(statements, id);
-  for (const id of op.messages ?? []) removeRow(statements.deleteMessage.get(id), statements.turnTerms);
+  for (const id of op.messages ?? []) statements.deleteMessage.run(id);
   for (const id of op.summaries ?? []) {
-    removeRow(statements.deleteSummary.get(id), statements.summaryTerms);
+    statements.deleteSummary.run(id);
     statements.deleteSources.run('summary', id);
   }
   for (const id of op.facts ?? []) {
-    removeRow(statements.deleteFact.get(id), statements.factTerms);
+    statements.deleteFact.run(id);
     statements.deleteSources.run('fact', id);
   }
   for (const key of op.jobs ?? []) statements.deleteJob.run(key);
 }
 
 /**
- * Messages and summaries go by ON DELETE CASCADE; what the foreign keys cannot reach (their
- * FTS5 rows, the summaries' provenance, the job ledger) goes first, while the rows that
- * name it still exist. Facts are kept: they belong to the namespace, core trims them.
+ * Messages and summaries go by ON DELETE CASCADE; what the foreign keys cannot reach (the
+ * summaries' provenance, the job ledger) goes first, while the rows that name it still
+ * exist. Facts are kept: they belong to the namespace, core trims them.
  */
 function deleteSession(statements: WriteStatements, sessionId: string): void {
-  statements.deleteSessionTurnTerms.run(sessionId);
-  statements.deleteSessionSummaryTerms.run(sessionId);
   statements.deleteSessionSummarySources.run(sessionId);
   statements.deleteSessionJobs.run(sessionId);
   statements.deleteSession.run(sessionId);
-}
-
-/** Drops the FTS5 row of a base row just deleted (`deleted` is its RETURNING rowid, if any). */
-function removeRow(deleted: { rowid: number | bigint } | undefined, terms: TermStatements): void {
-  if (deleted !== undefined) terms.remove.run(deleted.rowid);
 }
 
 function insertSources(statements: WriteStatements, kind: SourceKind, item: string, messageIds: readonly string[]): void {

@@ -68,10 +68,9 @@ function insertMessage(statements: WriteStatements, message: StoredMessage): Sto
   return stored;
 }
 
-/** Inserts the row and its lexical terms; returns the message as a read would. */
+/** Inserts the row; returns the message as a read would. */
 function storeMessage(statements: WriteStatements, row: MessageRow): StoredMessage {
-  const { lastInsertRowid } = statements.insertMessage.run(row);
-  statements.turnTerms.insert.run(lastInsertRowid, row.content);
+  statements.insertMessage.run(row);
   return toMessage(row);
 }
 

@@ -40,8 +40,8 @@ import { prepareTopicWrites, selectLinks, selectTopicStorage, selectTopics } fro
 export type SqliteSessionStoreOptions = SqliteOpenOptions;
 
 /**
- * A {@link SessionStore} in one SQLite file (better-sqlite3): WAL journal, FTS5 lexical
- * indexes kept in step with every write, provenance in its own table. Each `write` is one
+ * A {@link SessionStore} in one SQLite file (better-sqlite3): WAL journal, lexical search
+ * (BM25) by an in-process index loaded from the file, provenance in its own table. Each `write` is one
  * `BEGIN IMMEDIATE` transaction, so several processes can append to one file: the second
  * writer waits (busy timeout) rather than failing on a lock upgrade. As a {@link TopicStore}
  * it keeps topics and turn links in their own tables and cold turns deflated in their row. Calls are synchronous
@@ -175,7 +175,7 @@ function applyInTransaction(statements: WriteStatements, batch: WriteBatch): Wri
  *   ],
  * });
  * const hits = await store.searchLexical({ namespace: 'user:42', text: 'moving', kinds: ['turn'], k: 5 });
- * // hits: [{ kind: 'turn', id: 'm1', score: 0.000001 }] (FTS5's BM25 gives a term every row has a tiny weight)
+ * // hits: [{ kind: 'turn', id: 'm1', score: 0.2876... }] ('moving' and 'moved' share the stem 'move')
  * await store.close();
  * ```
  */

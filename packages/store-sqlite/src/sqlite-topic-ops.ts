@@ -6,8 +6,8 @@ import { linkRow, topicRow, toLink, toTopic, type LinkRow, type TopicRow } from 
 
 /*
  * The SQLite store's TopicStore side. Writes run in one BEGIN IMMEDIATE transaction, like
- * session writes; compressing or restoring a message rewrites only its content columns, so
- * the contentless FTS5 index keeps its terms and search still finds cold turns.
+ * session writes; compressing or restoring a message rewrites only its content columns, and
+ * the lexical cache indexes a cold turn's restored text, so search still finds cold turns.
  */
 
 const TOPIC_COLUMNS = 'id, session_id, namespace, title, importance, access_count, last_active_at, created_at, centroid, vector_count, cold_since';

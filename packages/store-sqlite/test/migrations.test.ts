@@ -5,11 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { analyzeText, StrataError } from '@strata/core';
+import { analyzeText, compressText, StrataError } from '@strata/core';
 import { migrate, SCHEMA_VERSION } from '../src/migrations.js';
 import { createSqliteSessionStore } from '../src/sqlite-session-store.js';
 
-const TABLES = ['facts', 'jobs', 'knowledge', 'knowledge_meta', 'messages', 'provenance', 'sessions', 'summaries'];
+const TABLES = ['facts', 'jobs', 'knowledge', 'knowledge_meta', 'messages', 'provenance', 'sessions', 'summaries', 'topics', 'turn_links'];
+/** Written by schema 2 and 3, dropped by schema 4. */
 const FTS_TABLES = ['facts_fts', 'messages_fts', 'summaries_fts'];
 
 describe('migrations', () => {
@@ -41,10 +42,11 @@ describe('migrations', () => {
   it('creates every table in an empty file and records SCHEMA_VERSION', async () => {
     const store = await createSqliteSessionStore({ path });
     await store.close();
-    expect(SCHEMA_VERSION).toBe(3);
+    expect(SCHEMA_VERSION).toBe(4);
     expect(userVersion()).toBe(SCHEMA_VERSION);
     const names = inspect((db) => db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all());
-    expect(names).toEqual(expect.arrayContaining([...TABLES, ...FTS_TABLES]));
+    expect(names).toEqual(expect.arrayContaining(TABLES));
+    expect(names.filter((name) => String(name).includes('_fts'))).toEqual([]);
     expect(inspect((db) => db.pragma('journal_mode', { simple: true }))).toBe('wal');
   });
 
@@ -79,7 +81,7 @@ describe('migrations', () => {
     expect(userVersion()).toBe(SCHEMA_VERSION);
   });
 
-  it('migrates a version 2 file with data to version 3: turns get topics, links and cold storage, and stay searchable', async () => {
+  it('migrates a version 2 file with data through version 3: turns get topics, links and cold storage, and stay searchable', async () => {
     const v2 = new Database(path);
     v2.function('strata_terms', { deterministic: true }, (text: unknown) => analyzeText(String(text ?? '')).join(' '));
     migrate(v2, path, 2);
@@ -94,7 +96,7 @@ describe('migrations', () => {
 
     const store = await createSqliteSessionStore({ path });
     try {
-      expect(userVersion()).toBe(3);
+      expect(userVersion()).toBe(SCHEMA_VERSION);
       const topic = { id: 't1', sessionId: 's1', namespace: 'ns', title: 'lasagna', importance: 0.5, accessCount: 0, lastActiveAt: 2, createdAt: 1, centroid: [0.6, 0.8], vectorCount: 2 };
       await store.writeTopics([
         { type: 'putTopics', topics: [topic] },
@@ -105,6 +107,69 @@ describe('migrations', () => {
       expect(inspect((db) => db.prepare("SELECT content, content_z IS NOT NULL AS cold FROM messages WHERE id = 'm1'").get())).toEqual({ content: '', cold: 1 });
       expect((await store.messages({ ids: ['m1'] }))[0]?.content).toBe('Which lasagna recipe uses spinach and ricotta?');
       expect((await store.searchLexical({ namespace: 'ns', text: 'lasagna', kinds: ['turn'], k: 5 })).map((hit) => hit.id)).toEqual(['m1']);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('migrates a version 3 file with data to version 4: FTS5 tables dropped, every row kept, search still finds turns (cold too), summaries and facts', async () => {
+    const v3 = new Database(path);
+    v3.function('strata_terms', { deterministic: true }, (text: unknown) => analyzeText(String(text ?? '')).join(' '));
+    migrate(v3, path, 3);
+    v3.pragma('journal_mode = WAL');
+    v3.exec("INSERT INTO sessions (id, namespace, metadata, created_at, updated_at, last_seq) VALUES ('s1', 'ns', '{}', 1, 3, 3)");
+    const insertMessage = v3.prepare(`INSERT INTO messages (id, session_id, namespace, seq, role, content, metadata, created_at, content_z, text_bytes)
+      VALUES (?, 's1', 'ns', ?, 'user', ?, '{}', ?, ?, ?)`);
+    const cold = 'The ferry to Santorini leaves at dawn';
+    insertMessage.run('m1', 1, 'I adopted a greyhound called Pixel', 1, null, null);
+    insertMessage.run('m2', 2, '', 2, Buffer.from(compressText(cold)), Buffer.byteLength(cold));
+    insertMessage.run('m3', 3, 'Pixel loves long walks on the beach', 3, null, null);
+    v3.exec(`
+      INSERT INTO summaries (id, session_id, namespace, level, from_seq, to_seq, text, created_at) VALUES ('sum1', 's1', 'ns', 'batch', 1, 2, 'The user has a dog and plans an island trip', 4);
+      INSERT INTO facts (id, namespace, subject, predicate, object, text, valid_from, confidence, created_at)
+        VALUES ('f1', 'ns', 'user', 'has_pet', 'greyhound', 'The user owns a greyhound', 1, 0.9, 4);
+      INSERT INTO provenance (item_kind, item_id, message_id, position) VALUES ('summary', 'sum1', 'm1', 0), ('summary', 'sum1', 'm2', 1), ('fact', 'f1', 'm1', 0);
+      INSERT INTO jobs (key, type, session_id, from_seq, to_seq, applied_at) VALUES ('summarize:s1:1-2', 'summarize', 's1', 1, 2, 4);
+      INSERT INTO topics (id, session_id, namespace, title, importance, access_count, last_active_at, created_at, centroid, vector_count)
+        VALUES ('t1', 's1', 'ns', 'dog', 0.5, 0, 3, 1, x'0000803f', 1);
+      INSERT INTO turn_links (message_id, session_id, namespace, seq, role, parent_id, topic_id) VALUES ('m1', 's1', 'ns', 1, 'user', NULL, 't1');
+      INSERT INTO knowledge_meta (key, value) VALUES ('lexical_epoch', '7');
+      -- what the version 3 store wrote beside each row
+      INSERT INTO messages_fts (rowid, terms) SELECT rowid, strata_terms(content) FROM messages WHERE content_z IS NULL;
+      INSERT INTO messages_fts (rowid, terms) SELECT rowid, strata_terms('${cold}') FROM messages WHERE content_z IS NOT NULL;
+      INSERT INTO summaries_fts (rowid, terms) SELECT rowid, strata_terms(text) FROM summaries;
+      INSERT INTO facts_fts (rowid, terms) SELECT rowid, strata_terms(text) FROM facts;
+    `);
+    const dump = (db: Database.Database): Record<string, unknown[]> =>
+      Object.fromEntries(TABLES.map((table) => [table, db.prepare(`SELECT * FROM ${table} ORDER BY 1, 2`).raw().all()]));
+    const before = dump(v3);
+    expect(v3.prepare('SELECT count(*) FROM messages_fts').pluck().get()).toBe(3);
+    v3.close();
+
+    const store = await createSqliteSessionStore({ path });
+    try {
+      expect(userVersion()).toBe(4);
+      const after = inspect((db) => ({
+        rows: dump(db),
+        fts: db.prepare("SELECT name FROM sqlite_schema WHERE name LIKE '%_fts%'").pluck().all(),
+        integrity: db.pragma('integrity_check', { simple: true }),
+      }));
+      expect(after.rows).toEqual(before);
+      expect(after.fts).toEqual([]);
+      expect(after.integrity).toBe('ok');
+      const search = async (text: string, kinds: ('turn' | 'summary' | 'fact')[]): Promise<string[]> =>
+        (await store.searchLexical({ namespace: 'ns', text, kinds, k: 10 })).map((hit) => `${hit.kind}:${hit.id}`).sort();
+      expect(await search('greyhound', ['turn', 'summary', 'fact'])).toEqual(['fact:f1', 'turn:m1']);
+      expect(await search('santorini ferry', ['turn'])).toEqual(['turn:m2']);
+      expect(await search('island trip', ['summary'])).toEqual(['summary:sum1']);
+      expect((await store.messages({ ids: ['m2'] }))[0]?.content).toBe(cold);
+      const appended = await store.write({
+        ops: [{ type: 'appendMessages', sessionId: 's1', messages: [{ id: 'm4', role: 'user', content: 'Pixel chased a seagull', createdAt: 5, metadata: {} }] }],
+      });
+      expect(appended.messages[0]?.seq).toBe(4);
+      expect(await search('pixel', ['turn'])).toEqual(['turn:m1', 'turn:m3', 'turn:m4']);
+      await store.write({ ops: [{ type: 'delete', messages: ['m1'], facts: ['f1'] }] });
+      expect(await search('greyhound pixel', ['turn', 'fact'])).toEqual(['turn:m3', 'turn:m4']);
     } finally {
       await store.close();
     }

@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/open-database.js';
-import { searchLexical } from '../src/session-lexical.js';
 import { selectFacts, selectJobs, selectMessages, selectSummaries } from '../src/session-queries.js';
 import { StatementCache } from '../src/session-statement-cache.js';
 import { prepareWriteStatements } from '../src/session-statements.js';
@@ -86,18 +85,12 @@ describe('SqliteSessionStore query plans', () => {
     );
   });
 
-  it('lexical search runs the FTS5 match and joins base rows by rowid', () => {
-    const plan = planOfRead(() => searchLexical(cache, { namespace: 'ns', text: 'berlin', kinds: ['summary'], k: 5, sessionId: 's1' }));
-    expect(plan).toContain('SCAN summaries_fts VIRTUAL TABLE INDEX 0:M1');
-    expect(plan).toContain('SEARCH b USING INTEGER PRIMARY KEY (rowid=?)');
-  });
-
   it('the overlap check and the session delete steps search indexes', () => {
     const statements = prepareWriteStatements(db);
     expect(planOf(statements.overlappingSummary.source)).toContain(
       'SEARCH o USING INDEX summaries_by_session (session_id=? AND level=? AND to_seq>?)',
     );
-    for (const statement of [statements.deleteSessionTurnTerms, statements.deleteSessionSummarySources, statements.deleteSessionJobs]) {
+    for (const statement of [statements.deleteSessionSummarySources, statements.deleteSessionJobs]) {
       expect(planOf(statement.source).filter((step) => /^SCAN (messages|summaries|provenance|jobs)\b/.test(step))).toEqual([]);
     }
   });

@@ -88,23 +88,22 @@ describe('SqliteSessionStore on a file', () => {
     expect(await store.summaries({ sourceMessageIds: ['s1-m3'] })).toEqual([]);
   });
 
-  it('deleting summaries and facts removes their provenance and their FTS rows', async () => {
+  it('deleting summaries and facts removes their provenance, and search no longer finds them', async () => {
     await seed(store);
+    const kinds: ('turn' | 'summary' | 'fact')[] = ['turn', 'summary', 'fact'];
+    expect((await store.searchLexical({ namespace: 'ns', text: 'summary tea berlin', kinds, k: 10 })).map((hit) => hit.id).sort()).toEqual(['s1-fact', 's1-m1', 's1-sum']);
     await store.write({ ops: [{ type: 'delete', summaries: ['s1-sum'], facts: ['s1-fact'] }] });
     expect(count('SELECT count(*) FROM provenance')).toBe(0);
-    expect(count('SELECT count(*) FROM summaries_fts')).toBe(0);
-    expect(count('SELECT count(*) FROM facts_fts')).toBe(0);
-    expect(count('SELECT count(*) FROM messages_fts')).toBe(3);
+    expect((await store.searchLexical({ namespace: 'ns', text: 'summary tea berlin', kinds, k: 10 })).map((hit) => hit.id)).toEqual(['s1-m1']);
   });
 
-  it('deleting a session removes its rows, their FTS rows and the summaries\' provenance, and keeps facts', async () => {
+  it('deleting a session removes its rows and the summaries\' provenance, and keeps facts', async () => {
     await seed(store, 's1');
     await seed(store, 's2');
     await store.write({ ops: [{ type: 'delete', sessions: ['s1'] }] });
     expect(count("SELECT count(*) FROM messages WHERE session_id = 's1'")).toBe(0);
     expect(count("SELECT count(*) FROM jobs WHERE session_id = 's1'")).toBe(0);
-    expect(count('SELECT count(*) FROM messages_fts')).toBe(3);
-    expect(count('SELECT count(*) FROM summaries_fts')).toBe(1);
+    expect(count("SELECT count(*) FROM summaries WHERE session_id = 's1'")).toBe(0);
     expect(count("SELECT count(*) FROM provenance WHERE item_kind = 'summary'")).toBe(3);
     expect(raw.prepare("SELECT DISTINCT item_id FROM provenance WHERE item_kind = 'fact' ORDER BY 1").pluck().all()).toEqual([
       's1-fact',
@@ -114,7 +113,7 @@ describe('SqliteSessionStore on a file', () => {
     expect(hits.map((hit) => hit.id).sort()).toEqual(['s1-fact', 's2-fact', 's2-m1', 's2-sum']);
   });
 
-  it('a failed batch leaves no FTS rows behind', async () => {
+  it('a failed batch leaves no rows behind, and search does not find its text', async () => {
     await seed(store);
     const failing = store.write({
       ops: [
@@ -124,8 +123,8 @@ describe('SqliteSessionStore on a file', () => {
       ],
     });
     await expect(failing).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    expect(count('SELECT count(*) FROM messages_fts')).toBe(3);
-    expect(count('SELECT count(*) FROM facts_fts')).toBe(1);
+    expect(count('SELECT count(*) FROM messages')).toBe(3);
+    expect(count('SELECT count(*) FROM facts')).toBe(1);
     expect(await store.searchLexical({ namespace: 'ns', text: 'madrid', kinds: ['turn', 'fact'], k: 5 })).toEqual([]);
   });
 
