@@ -56,6 +56,7 @@ export class Bm25Index<M> {
   private readonly docs = new Map<string, IndexedDoc<M>>();
   /** By document number: the id, undefined once removed. Numbers only grow, until a renumbering. */
   private ids: (string | undefined)[] = [];
+  private metas: (M | undefined)[] = [];
   private lengths = new Float64Array(64);
   private scores = new Float64Array(64);
   /** Per document number, during one search: 0 not asked yet, 1 accepted, 2 rejected. */
@@ -87,6 +88,7 @@ export class Bm25Index<M> {
     if (this.ids.length > 2 * this.docs.size + RENUMBER_FLOOR) this.renumber();
     const doc: IndexedDoc<M> = { id, num: this.ids.length, meta, length: tokens.length, terms: [...counts.keys()], tfs: [...counts.values()] };
     this.ids.push(id);
+    this.metas.push(meta);
     this.ensureCapacity(this.ids.length);
     this.post(doc);
     this.docs.set(id, doc);
@@ -99,6 +101,7 @@ export class Bm25Index<M> {
     if (doc === undefined) return false;
     this.docs.delete(id);
     this.ids[doc.num] = undefined;
+    this.metas[doc.num] = undefined;
     this.totalLength -= doc.length;
     for (const term of doc.terms) {
       const list = this.postings.get(term);
@@ -216,9 +219,7 @@ export class Bm25Index<M> {
   private accepts(num: number, accept: (meta: M, id: string) => boolean): boolean {
     let verdict = this.verdicts[num] as number;
     if (verdict === 0) {
-      const id = this.ids[num] as string;
-      const doc = this.docs.get(id);
-      verdict = doc !== undefined && accept(doc.meta, id) ? 1 : 2;
+      verdict = accept(this.metas[num] as M, this.ids[num] as string) ? 1 : 2;
       this.verdicts[num] = verdict;
     }
     return verdict === 1;
@@ -242,9 +243,11 @@ export class Bm25Index<M> {
     const docs = [...this.docs.values()].sort((a, b) => a.num - b.num);
     this.postings.clear();
     this.ids = [];
+    this.metas = [];
     for (const doc of docs) {
       doc.num = this.ids.length;
       this.ids.push(doc.id);
+      this.metas.push(doc.meta);
       this.post(doc);
     }
   }
