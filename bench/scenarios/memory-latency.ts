@@ -1,5 +1,5 @@
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
-import type { Memory } from '@strata/core';
+import type { Memory, MessageInput } from '@strata/core';
 import type { Figure, LatencyMetric } from '../lib/bench-result.js';
 import { importFacts, importMessages } from '../lib/bulk-corpus.js';
 import { ConversationGenerator } from '../lib/conversation-generator.js';
@@ -101,6 +101,29 @@ async function measureSingleAppends(target: MemoryTarget, sizes: LatencySizes): 
     });
     // The session switch is a create + append; it is rare (1 in 50) and kept in the samples.
     return { metric: 'append 1 message', summary: summarize(all.slice(sizes.singleWarmup)) };
+  });
+}
+
+/**
+ * A chat turn as an app runs it: append the user's message, then getContext for the model
+ * call (which waits for the planning the append deferred); the assistant's reply is appended
+ * untimed, then a macrotask as the app awaits its model.
+ */
+async function measureChatTurns(target: MemoryTarget, sizes: LatencySizes): Promise<LatencyMetric> {
+  return withMemory(target, async (memory) => {
+    const chat = new ConversationGenerator(SEED + 2);
+    let sessionId = '';
+    const turns = Math.round(sizes.singleAppends / 5);
+    const warmup = Math.round(sizes.singleWarmup / 5);
+    const all = await timeEach(warmup + turns, async (i) => {
+      if (i % (SESSION_TURNS / 2) === 0) sessionId = (await memory.sessions.create({ namespace: NAMESPACE })).id;
+      const [user, assistant] = chat.turns(2) as [MessageInput, MessageInput];
+      await memory.append(sessionId, { ...user, role: 'user' });
+      await memory.getContext(sessionId, { query: user.content, budgetTokens: BUDGET_TOKENS });
+      await memory.append(sessionId, { ...assistant, role: 'assistant' });
+      await nextMacrotask();
+    });
+    return { metric: 'chat turn: append + getContext (untimed reply, macrotask)', summary: summarize(all.slice(warmup)) };
   });
 }
 
@@ -225,6 +248,7 @@ export async function runMemoryLatency(target: MemoryTarget, sizes: LatencySizes
   const latencies = [
     await stage(target, 'append 1 message', () => measureSingleAppends(target, sizes)),
     await stage(target, `append batch of ${BATCH_SIZE}`, () => measureBatchAppends(target, sizes)),
+    await stage(target, 'chat turns', () => measureChatTurns(target, sizes)),
   ];
   const figures: Figure[] = [{ name: 'rss before', value: rssBefore, unit: 'MB' }];
   for (const messages of sizes.corpora) {
@@ -237,7 +261,7 @@ export async function runMemoryLatency(target: MemoryTarget, sizes: LatencySizes
   figures.push(...imported.figures);
   figures.push({ name: 'rss after', value: rssMb(), unit: 'MB' });
   const notes = [
-    `Appends: one message at a time, a new session every ${SESSION_TURNS} turns, a macrotask between appends (as an app awaiting its model): the in-process queue derives in those gaps, so appends are timed with derivation running on the same thread.`,
+    `Appends: one message at a time, a new session every ${SESSION_TURNS} turns, a macrotask between appends (as an app awaiting its model). An append returns once the turn is stored; planning its derivation runs on the next macrotask and the in-process queue derives in those gaps, on the same thread. A chat turn (append, then getContext, which waits for that planning) shows the cost an app sees per turn.`,
     `Corpora of ${sizes.corpora.map(label).join(' / ')} messages are appended (${SESSION_TURNS} turns per session) and derived (flush); those of ${sizes.imported.map(label).join(' / ')} are imported into one growing namespace in bundles of 5,000 (turns verbatim, no derivation), then ${label(sizes.facts)} facts are imported into it. getContext asks a generated question on a random session with a ${BUDGET_TOKENS}-token budget.`,
   ];
   return { latencies, figures, notes };

@@ -43,8 +43,13 @@ describe('planning derivation after append (deferred to the next macrotask)', ()
     const memory = await createMemory({ queue });
     const session = await memory.sessions.create({ namespace: 'n' });
     await memory.append(session.id, turns(4));
+    let macrotaskRan = false;
+    setImmediate(() => (macrotaskRan = true));
     const context = await memory.getContext(session.id, { query: 'hiking' });
     expect(context.pending.jobs.map((job) => job.type)).toContain('ingest');
+    // it planned at once rather than after the next macrotask (where queued derivation runs)
+    expect(macrotaskRan).toBe(false);
+    expect(queue.enqueues.length).toBe(1);
     await memory.close();
   });
 

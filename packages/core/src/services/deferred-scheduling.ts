@@ -9,7 +9,7 @@ import { setImmediate as nextMacrotask } from 'node:timers/promises';
  */
 export class DeferredScheduling {
   private readonly requested = new Set<string>();
-  private current: string | undefined;
+  private current: { sessionId: string; run: Promise<void> } | undefined;
   private running: Promise<void> | undefined;
 
   /** `schedule` must not throw: it records its own failures. */
@@ -20,9 +20,14 @@ export class DeferredScheduling {
     this.running ??= this.runAll();
   }
 
-  /** Whether the session's planning is requested or running. */
-  has(sessionId: string): boolean {
-    return this.requested.has(sessionId) || this.current === sessionId;
+  /**
+   * Runs the session's requested planning now (or waits for it if running): a reader of one
+   * session does not wait for the next macrotask, where queued derivation would run first.
+   */
+  async settleSession(sessionId: string): Promise<void> {
+    if (this.current?.sessionId === sessionId) await this.current.run;
+    if (!this.requested.delete(sessionId)) return;
+    await this.schedule(sessionId);
   }
 
   /** Resolves once every planning requested so far has run. */
@@ -35,8 +40,8 @@ export class DeferredScheduling {
       await nextMacrotask();
       for (let next = first(this.requested); next !== undefined; next = first(this.requested)) {
         this.requested.delete(next);
-        this.current = next;
-        await this.schedule(next);
+        this.current = { sessionId: next, run: this.schedule(next) };
+        await this.current.run;
       }
     } finally {
       this.current = undefined;

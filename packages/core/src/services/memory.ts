@@ -175,7 +175,7 @@ export class Memory {
     this.assertOpen();
     const session = await this.requireSession(sessionId);
     const opts = parseWith(getContextSchema, options, 'getContext options', 'budgetTokens must be a positive integer; query a string.');
-    if (this.deferred.has(session.id)) await this.deferred.settle();
+    await this.deferred.settleSession(session.id);
     if (this.unscheduled.has(session.id)) await this.scheduleAfterAppend(session.id);
     const context = await buildContext(this.deps, session, opts.query, opts.budgetTokens ?? this.deps.policy.context.defaultBudgetTokens);
     const recalled = context.manifest.filter((m) => m.included && m.kind === 'turn' && m.tier === 'session').map((m) => m.id);
