@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isAboutDay, queryDayOf } from './query-day.js';
+import { resolveRelativeDate } from '../models/resolve-relative-date.js';
 
 // Friday 2025-03-14, 09:00 UTC
 const NOW = Date.UTC(2025, 2, 14, 9);
@@ -32,5 +33,19 @@ describe('isAboutDay', () => {
     ['I like ramen.', Date.UTC(2025, 1, 18, 10), '03-04', false],
   ])('%s written %i is about %s: %s', (text, at, key, expected) => {
     expect(isAboutDay(text, at, day(key))).toBe(expected);
+  });
+});
+
+describe('isAboutDay skips the date parser only for texts that name no date', () => {
+  const at = Date.UTC(2025, 2, 2, 10);
+  it.each([
+    'See you tomorrow.', 'It was yesterday.', 'Tonight we cook.', 'this morning at the market', 'in two weeks', 'three days ago',
+    'a fortnight from now', 'next month', 'over the weekend', 'on the 5th', '2025-03-04', '3/4/2025', 'March 3rd', 'Mar 3', 'on Tue',
+    'next Wednesday', 'last Thursday evening', 'at noon', 'in an hour', 'in 5 minutes', 'Sept 9', 'in a year', 'next quarter',
+  ])('%s: same answer as the parser for every day it could name', (text) => {
+    const resolved = resolveRelativeDate(text, at);
+    const key = resolved !== undefined && resolved.precision === 'day' ? `${String(resolved.month).padStart(2, '0')}-${String(resolved.day).padStart(2, '0')}` : undefined;
+    if (key !== undefined) expect(isAboutDay(text, at, day(key))).toBe(true);
+    expect(isAboutDay(text, at, day('12-31'))).toBe(key === '12-31');
   });
 });

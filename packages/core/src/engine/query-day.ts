@@ -24,6 +24,30 @@ export function queryDayOf(query: string, now: number): QueryDay | undefined {
 }
 
 /**
+ * Every word the date parser could start a date expression from (a superset: digits, month
+ * and weekday stems, casual days, time units); a text with none of them names no date, and
+ * the parser (about 0.1 ms a text) is skipped.
+ */
+const DATE_HINT = /\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|\b(?:now|today|tonight|tomorrow|tmrw?|yesterday|morning|afternoon|evening|night|noon|midnight|sec|second|min|minute|hour|hr|day|week|weekend|wk|fortnight|month|mo|quarter|year|yr|decade)s?\b/i;
+
+/** Mentioned days by written time and text: ranking asks about the same candidates again and again. */
+const MENTIONED_LIMIT = 20_000;
+const mentionedDays = new Map<string, string | null>();
+
+/** The `MM-DD` of the first day-precise date the text mentions, resolved against `at`; null if none. */
+function mentionedDay(text: string, at: number): string | null {
+  if (!DATE_HINT.test(text)) return null;
+  const key = `${at}\u0000${text}`;
+  const cached = mentionedDays.get(key);
+  if (cached !== undefined) return cached;
+  const mentioned = resolveRelativeDate(text, at);
+  const day = mentioned !== undefined && mentioned.precision === 'day' ? keyOf(mentioned.month, mentioned.day) : null;
+  if (mentionedDays.size >= MENTIONED_LIMIT) mentionedDays.delete(mentionedDays.keys().next().value as string);
+  mentionedDays.set(key, day);
+  return day;
+}
+
+/**
  * Whether a text written at `at` is about `day`: it was written that day, it names the day
  * (`MM-DD`, as facts do), or a date it mentions resolves to it ("last Saturday", "in two weeks").
  */
@@ -31,6 +55,5 @@ export function isAboutDay(text: string, at: number, day: QueryDay): boolean {
   const written = new Date(at);
   if (keyOf(written.getUTCMonth() + 1, written.getUTCDate()) === day.key) return true;
   if (text.includes(day.key)) return true;
-  const mentioned = resolveRelativeDate(text, at);
-  return mentioned !== undefined && mentioned.precision === 'day' && keyOf(mentioned.month, mentioned.day) === day.key;
+  return mentionedDay(text, at) === day.key;
 }
