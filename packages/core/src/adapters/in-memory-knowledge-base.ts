@@ -1,98 +1,20 @@
 import { StrataError } from '../errors/strata-error.js';
 import { validateChanges, validateDimensionsOption, validateEntries, validateQuery } from './knowledge-validation.js';
-import type {
-  KnowledgeBase,
-  KnowledgeEntry,
-  KnowledgeFilter,
-  KnowledgeKind,
-  KnowledgeMatch,
-  KnowledgeQuery,
-} from '../ports/knowledge-base.js';
-
-/** An entry's metadata; its unit vector lives in its partition at `slot`. */
-interface Row {
-  id: string;
-  namespace: string;
-  kind: KnowledgeKind;
-  /** The kind as a bit, so that a kinds filter is one AND per row. */
-  kindBit: number;
-  sessionId: string | null;
-  current: boolean;
-  createdAt: number;
-  slot: number;
-}
-
-/** A filter resolved once per call into plain fields: checking a row allocates nothing. */
-interface RowFilter {
-  namespace: string | undefined;
-  kindMask: number;
-  sessionId: string | undefined;
-  currentOnly: boolean;
-}
-
-const KIND_BITS: Readonly<Record<string, number>> = { turn: 1, summary: 2, fact: 4 };
+import { KnowledgePartition as Partition } from './knowledge-partition.js';
+import { KIND_BITS, isMatch, rowOf, toRowFilter } from './knowledge-row.js';
+import type { Row } from './knowledge-row.js';
+import { TopK, offerPartition } from './knowledge-top-k.js';
+import type { KnowledgeBase, KnowledgeEntry, KnowledgeFilter, KnowledgeMatch, KnowledgeQuery } from '../ports/knowledge-base.js';
 
 function partitionKey(namespace: string, kind: string): string {
   return `${namespace}\u0000${kind}`;
 }
 
 /**
- * The entries of one namespace and kind. Vectors sit column-major (dimension d of every slot
- * contiguous, `capacity` apart), so that a query reads only the dimensions it has non-zero,
- * each as one sequential run; removal swaps the last slot in to keep it dense.
- */
-class Partition {
-  readonly rows: Row[] = [];
-  vectors: Float32Array;
-  capacity = 64;
-
-  constructor(readonly dimensions: number) {
-    this.vectors = new Float32Array(dimensions * this.capacity);
-  }
-
-  add(row: Row, vector: number[]): void {
-    if (this.rows.length === this.capacity) this.grow(this.capacity * 2);
-    row.slot = this.rows.length;
-    this.rows.push(row);
-    this.write(row.slot, vector);
-  }
-
-  private grow(capacity: number): void {
-    const grown = new Float32Array(this.dimensions * capacity);
-    for (let d = 0; d < this.dimensions; d++) grown.set(this.vectors.subarray(d * this.capacity, d * this.capacity + this.rows.length), d * capacity);
-    this.vectors = grown;
-    this.capacity = capacity;
-  }
-
-  /** Stores the vector divided by its norm once, so a query is a plain dot product. */
-  write(slot: number, vector: number[]): void {
-    let sum = 0;
-    for (const value of vector) sum += value * value;
-    const scale = sum > 0 ? 1 / Math.sqrt(sum) : 0;
-    for (let d = 0; d < this.dimensions; d++) this.vectors[d * this.capacity + slot] = (vector[d] ?? 0) * scale;
-  }
-
-  replace(previous: Row, row: Row, vector: number[]): void {
-    row.slot = previous.slot;
-    this.rows[row.slot] = row;
-    this.write(row.slot, vector);
-  }
-
-  remove(row: Row): void {
-    const last = this.rows.pop();
-    if (last === undefined || last === row) return;
-    for (let d = 0; d < this.dimensions; d++) {
-      const base = d * this.capacity;
-      this.vectors[base + row.slot] = this.vectors[base + last.slot] as number;
-    }
-    last.slot = row.slot;
-    this.rows[row.slot] = last;
-  }
-}
-
-/**
- * Brute-force cosine {@link KnowledgeBase} held in memory: exact results, no persistence.
- * Fits tests, scripts and indexes up to about a hundred thousand vectors per namespace.
+ * Exact cosine {@link KnowledgeBase} held in memory, no persistence: every matching entry is
+ * scored (sparse vectors through posting lists, which skip the entries scoring exactly 0),
+ * best first, equal scores by id. Fits tests, scripts and indexes up to about a hundred
+ * thousand vectors per namespace.
  */
 export class InMemoryKnowledgeBase implements KnowledgeBase {
   private dimensions: number | null;
@@ -117,16 +39,14 @@ export class InMemoryKnowledgeBase implements KnowledgeBase {
     this.assertOpen();
     const k = validateQuery(query, this.dimensions);
     if (k === 0) return [];
-    const unit = toUnit(query.vector);
+    const { indices, values } = nonZerosOf(toUnit(query.vector));
     const filter = toRowFilter(query.filter);
-    const matches: KnowledgeMatch[] = [];
-    for (const partition of this.partitionsOf(query.filter.namespace, query.filter.kinds)) {
-      for (const { slot, score } of selectTopK(partition, unit, Math.min(k, partition.rows.length), filter)) {
-        const row = partition.rows[slot] as Row;
-        matches.push({ id: row.id, kind: row.kind, sessionId: row.sessionId, score: Math.max(-1, Math.min(1, score)) });
-      }
-    }
-    return matches.sort((a, b) => b.score - a.score).slice(0, k);
+    const partitions = this.partitionsOf(query.filter.namespace, query.filter.kinds);
+    const top = new TopK(Math.min(k, partitions.reduce((sum, partition) => sum + partition.live, 0)));
+    if (top.k === 0) return [];
+    // One top-k across the partitions: the best of the first (turns) raises the bar for the next.
+    for (const partition of partitions) offerPartition(partition, indices, values, filter, top);
+    return top.rows.slice(0, top.size).map((row, i) => ({ id: row.id, kind: row.kind, sessionId: row.sessionId, score: top.scores[i] as number }));
   }
 
   /**
@@ -181,8 +101,9 @@ export class InMemoryKnowledgeBase implements KnowledgeBase {
       partition = new Partition(dimensions);
       this.partitions.set(key, partition);
     }
-    if (existing === undefined) partition.add(row, entry.vector);
-    else partition.replace(existing, row, entry.vector);
+    // A replaced entry leaves a dead slot: its posting entries go at the next compaction.
+    if (existing !== undefined) partition.remove(existing);
+    partition.add(row, entry.vector);
   }
 
   private remove(row: Row): void {
@@ -190,7 +111,7 @@ export class InMemoryKnowledgeBase implements KnowledgeBase {
     const key = partitionKey(row.namespace, row.kind);
     const partition = this.partitions.get(key);
     partition?.remove(row);
-    if (partition?.rows.length === 0) this.partitions.delete(key);
+    if (partition?.live === 0) this.partitions.delete(key);
   }
 
   private rowsById(ids: string[]): Row[] {
@@ -205,7 +126,7 @@ export class InMemoryKnowledgeBase implements KnowledgeBase {
   /** A filter without a namespace spans every namespace. */
   private rowsMatching(filter: KnowledgeFilter): Row[] {
     const rowFilter = toRowFilter(filter);
-    return this.partitionsOf(filter.namespace, filter.kinds).flatMap((partition) => partition.rows.filter((row) => isMatch(row, rowFilter)));
+    return this.partitionsOf(filter.namespace, filter.kinds).flatMap((partition) => partition.rows.filter((row): row is Row => row !== null && isMatch(row, rowFilter)));
   }
 
   private assertOpen(): void {
@@ -227,97 +148,6 @@ export class InMemoryKnowledgeBase implements KnowledgeBase {
  */
 export async function createInMemoryKnowledgeBase(options: { dimensions?: number } = {}): Promise<KnowledgeBase> {
   return new InMemoryKnowledgeBase(options);
-}
-
-/** One literal with a fixed field order: all rows share one hidden class, so the scan stays monomorphic. */
-function rowOf(entry: KnowledgeEntry): Row {
-  return {
-    id: entry.id,
-    namespace: entry.namespace,
-    kind: entry.kind,
-    kindBit: KIND_BITS[entry.kind] ?? 0,
-    sessionId: entry.sessionId,
-    current: entry.current,
-    createdAt: entry.createdAt,
-    slot: -1,
-  };
-}
-
-/** `kinds: []` matches nothing, like SQL's `IN ()`. */
-function toRowFilter(filter: KnowledgeFilter): RowFilter {
-  const { namespace, kinds, sessionId, currentOnly } = filter;
-  const kindMask = kinds === undefined ? 7 : kinds.reduce((mask, kind) => mask | (KIND_BITS[kind] ?? 0), 0);
-  return { namespace, kindMask, sessionId, currentOnly: currentOnly === true };
-}
-
-// A plain function rather than a per-query closure: V8 inlines it into the scan loop.
-function isMatch(row: Row, filter: RowFilter): boolean {
-  return (
-    (filter.namespace === undefined || row.namespace === filter.namespace) &&
-    (row.kindBit & filter.kindMask) !== 0 &&
-    (filter.sessionId === undefined || row.sessionId === filter.sessionId) &&
-    (!filter.currentOnly || row.current)
-  );
-}
-
-/** Rows scored per block: the block's partial sums stay in L1 while the columns stream by. */
-const BLOCK = 512;
-
-/**
- * Scores rows a block at a time, adding one column per non-zero query coordinate (a hashed
- * embedding of a short question has a handful of 256; a model embedding has all of them),
- * then keeps the best `k` in a sorted buffer: most rows are rejected by one comparison
- * against the current k-th score, and only those that would enter are checked against the filter.
- */
-function selectTopK(
-  partition: Partition,
-  unit: Float32Array,
-  k: number,
-  filter: RowFilter,
-): { slot: number; score: number }[] {
-  const { rows, vectors, capacity } = partition;
-  const { indices, values } = nonZerosOf(unit);
-  const scores = new Float64Array(k);
-  const slots = new Int32Array(k);
-  const block = new Float32Array(BLOCK);
-  let size = 0;
-  for (let start = 0; start < rows.length; start += BLOCK) {
-    const count = Math.min(BLOCK, rows.length - start);
-    block.fill(0);
-    // four columns per pass: the block is read and written a quarter as often (dense queries)
-    let j = 0;
-    for (; j + 4 <= indices.length; j += 4) {
-      const b0 = (indices[j] as number) * capacity + start;
-      const b1 = (indices[j + 1] as number) * capacity + start;
-      const b2 = (indices[j + 2] as number) * capacity + start;
-      const b3 = (indices[j + 3] as number) * capacity + start;
-      const q0 = values[j] as number;
-      const q1 = values[j + 1] as number;
-      const q2 = values[j + 2] as number;
-      const q3 = values[j + 3] as number;
-      for (let i = 0; i < count; i++) {
-        block[i] = (block[i] as number) + q0 * (vectors[b0 + i] as number) + q1 * (vectors[b1 + i] as number) + q2 * (vectors[b2 + i] as number) + q3 * (vectors[b3 + i] as number);
-      }
-    }
-    for (; j < indices.length; j++) {
-      const base = (indices[j] as number) * capacity + start;
-      const q = values[j] as number;
-      for (let i = 0; i < count; i++) block[i] = (block[i] as number) + q * (vectors[base + i] as number);
-    }
-    for (let i = 0; i < count; i++) {
-      const dot = block[i] as number;
-      if (size === k && dot <= (scores[k - 1] as number)) continue;
-      if (!isMatch(rows[start + i] as Row, filter)) continue;
-      let at = size < k ? size++ : k - 1;
-      for (; at > 0 && (scores[at - 1] as number) < dot; at--) {
-        scores[at] = scores[at - 1] as number;
-        slots[at] = slots[at - 1] as number;
-      }
-      scores[at] = dot;
-      slots[at] = start + i;
-    }
-  }
-  return Array.from({ length: size }, (_, i) => ({ slot: slots[i] as number, score: scores[i] as number }));
 }
 
 /** The non-zero coordinates of a query vector, in index order. */
@@ -343,4 +173,3 @@ function toUnit(vector: number[]): Float32Array {
   const scale = sum > 0 ? 1 / Math.sqrt(sum) : 0;
   return Float32Array.from(vector, (value) => value * scale);
 }
-
