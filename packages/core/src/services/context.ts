@@ -5,7 +5,7 @@ import type { ManifestItem, PendingJob } from '../domain/retrieval.js';
 import type { Session } from '../domain/session.js';
 import { assembleContext, type Assembly, type ContextItem, type Section } from '../engine/assemble-context.js';
 import { MESSAGE_OVERHEAD_TOKENS, type MemoryDeps } from './deps.js';
-import { retrieve, type Retrieved } from './retrieve.js';
+import { queryDayFor, retrieve, type Retrieved } from './retrieve.js';
 import { loadSessionView, type SessionView } from './session-view.js';
 import { toLangChainMessage } from './to-langchain.js';
 import { turnTokens } from './schedule.js';
@@ -42,9 +42,10 @@ export async function buildContext(deps: MemoryDeps, session: Session, query: st
   const effectiveQuery = query ?? lastUserText(view.uncovered);
   const shown = new Set<string>([...view.uncovered.map((m) => m.id), ...view.summaries.map((s) => s.id), ...(view.synopsis ? [view.synopsis.id] : [])]);
   const { context } = deps.policy;
+  const day = queryDayFor(deps, effectiveQuery);
   const [facts, recalled, jobs] = await Promise.all([
-    retrieve(deps, { namespace: session.namespace, query: effectiveQuery, k: context.factCandidates, kinds: ['fact'] }),
-    retrieve(deps, { namespace: session.namespace, query: effectiveQuery, k: context.recallCandidates, kinds: ['turn', 'summary'], exclude: shown }),
+    retrieve(deps, { namespace: session.namespace, query: effectiveQuery, k: context.factCandidates, kinds: ['fact'], day }),
+    retrieve(deps, { namespace: session.namespace, query: effectiveQuery, k: context.recallCandidates, kinds: ['turn', 'summary'], exclude: shown, day }),
     deps.queue.pending(session.id),
   ]);
   const count = (text: string) => deps.tokens.count(text);

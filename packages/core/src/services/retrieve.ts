@@ -15,6 +15,13 @@ export interface RetrieveRequest {
   kinds: LexicalKind[];
   /** Ids to leave out (already shown elsewhere in a context). */
   exclude?: ReadonlySet<string>;
+  /** The day the query names, when the caller resolved it already (see {@link queryDayFor}). */
+  day?: QueryDay | null;
+}
+
+/** The day a query names, if time-aware ranking is on: resolve once for several retrievals of one query. */
+export function queryDayFor(deps: MemoryDeps, query: string): QueryDay | null {
+  return (deps.policy.context.timeAware ? queryDayOf(query, deps.clock.now()) : undefined) ?? null;
 }
 
 /** A hit with the record it points at, so callers can render it. */
@@ -36,8 +43,8 @@ export async function retrieve(deps: MemoryDeps, request: RetrieveRequest): Prom
   const { namespace, query, k, kinds } = request;
   if (!query.trim() || k <= 0) return [];
   const depth = Math.max(k * 3, 20);
-  const day = deps.policy.context.timeAware ? queryDayOf(query, deps.clock.now()) : undefined;
-  const text = day === undefined ? query : `${query} ${day.key}`;
+  const day = request.day === undefined ? queryDayFor(deps, query) : request.day;
+  const text = day === null ? query : `${query} ${day.key}`;
   const [lexical, vector, objects] = await Promise.all([
     deps.store.searchLexical({ namespace, text, kinds, k: depth }),
     vectorCandidates(deps, namespace, text, kinds, depth),
@@ -50,7 +57,7 @@ export async function retrieve(deps: MemoryDeps, request: RetrieveRequest): Prom
   const keep = (id: string) => !exclude.has(id);
   const fused = fuseRankings([lexical.map((h) => h.id), vector, ...expanded.map((hits) => hits.map((h) => h.id))].map((ids) => ids.filter(keep)));
   const hydrated = await hydrate(deps, namespace, fused.slice(0, depth).map((f) => f.id));
-  const ranked = day === undefined ? fused : aboutDayFirst(fused, hydrated, day);
+  const ranked = day === null ? fused : aboutDayFirst(fused, hydrated, day);
   const out: Retrieved[] = [];
   for (const { id, score } of ranked) {
     const hit = hydrated.get(id);
