@@ -1,10 +1,13 @@
 /**
  * Benchmark entry: `npm run bench` (full, < 10 min) or `npm run bench -- --quick` (< 1 min).
- * Runs the scenarios and writes bench/results/<name>.json and .md. Scenario names after the
+ * Runs each scenario in its own Node process and writes bench/results/<name>.json and .md. Scenario names after the
  * flags run only those. Scenarios that need a service run only when named:
  * `npm run bench -- knowledge-bases` (Chroma) and `npm run bench -- worker-throughput` (Redis);
  * `bash scripts/services.sh up` starts both.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import type { BenchResult } from './lib/bench-result.js';
 import { describeEnvironment, type Environment } from './lib/environment.js';
 import { writeResults } from './lib/write-results.js';
@@ -18,6 +21,8 @@ import { runRetrievalQualityBench } from './scenarios/retrieval-quality.js';
 import { runPeersBench } from './scenarios/peers.js';
 import { runTopicsCompressionBench } from './scenarios/topics-compression.js';
 
+/** Set in the process that runs one scenario. */
+const CHILD_ENV = 'STRATA_BENCH_SCENARIO_PROCESS';
 const SCENARIOS = ['retrieval-quality', 'peers', 'in-memory-latency', 'sqlite-latency', 'sqlite-knowledge-base', 'topics-compression', 'knowledge-bases', 'worker-throughput'];
 /** Scenarios that need a server (Chroma, Redis): run only when named, so a fresh clone runs the rest as is. */
 const ONLY_WHEN_NAMED = new Set(['knowledge-bases', 'worker-throughput']);
@@ -53,8 +58,23 @@ function report(error: unknown): void {
   }
 }
 
+/**
+ * Each scenario runs in a fresh Node process (same flags): timings and RSS do not depend on
+ * the heap, caches and timers a previous scenario left behind.
+ */
+async function runIsolated(name: string, isQuick: boolean): Promise<void> {
+  const args = [...process.execArgv, fileURLToPath(import.meta.url), ...(isQuick ? ['--quick'] : []), name];
+  const child = spawn(process.execPath, args, { stdio: 'inherit', env: { ...process.env, [CHILD_ENV]: '1' } });
+  const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+  if (code !== 0) throw new Error(`scenario ${name} failed (${signal ?? `exit code ${String(code)}`})`);
+}
+
 async function main(): Promise<void> {
   const { isQuick, wants } = parseArgs(process.argv.slice(2));
+  if (process.env[CHILD_ENV] === undefined) {
+    for (const name of SCENARIOS) if (wants(name)) await runIsolated(name, isQuick);
+    return;
+  }
   const environment = describeEnvironment();
   if (wants('retrieval-quality')) await runOne('retrieval-quality', isQuick, environment, () => runRetrievalQualityBench({ quick: isQuick }));
   if (wants('peers')) await runOne('peers', isQuick, environment, () => runPeersBench({ quick: isQuick }));
