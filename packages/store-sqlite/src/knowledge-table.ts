@@ -4,6 +4,7 @@ import type { KnowledgeEntry, KnowledgeFilter } from '@strata/core';
 import { entryOf, valuesOf, whereClause } from './knowledge-rows.js';
 import type { KnowledgeRow, KnowledgeRowValues } from './knowledge-rows.js';
 import { REINDEX_HINT } from '@strata/core';
+import { WalCheckpointer } from './wal-checkpointer.js';
 
 /** What every connection to the file agrees on, from `knowledge_meta`. */
 export interface KnowledgeMeta {
@@ -53,9 +54,11 @@ function prepareStatements(db: Database.Database) {
 export class KnowledgeTable {
   private readonly statements: ReturnType<typeof prepareStatements>;
   private readonly writeTransaction: Database.Transaction<(work: (meta: KnowledgeMeta) => number) => WriteOutcome>;
+  private readonly checkpoints: WalCheckpointer;
 
   constructor(private readonly db: Database.Database) {
     this.statements = prepareStatements(db);
+    this.checkpoints = new WalCheckpointer(db);
     this.writeTransaction = db.transaction((work: (meta: KnowledgeMeta) => number): WriteOutcome => {
       const before = this.readMeta();
       const changes = work(before);
@@ -76,7 +79,9 @@ export class KnowledgeTable {
    * reading the meta inside it: checks against it see every other connection's writes.
    */
   write(work: (meta: KnowledgeMeta) => number): WriteOutcome {
-    return this.writeTransaction.immediate(work);
+    const outcome = this.writeTransaction.immediate(work);
+    this.checkpoints.afterCommit();
+    return outcome;
   }
 
   /** Runs `read` in one read transaction: every statement in it sees the same snapshot. */
@@ -147,6 +152,7 @@ export class KnowledgeTable {
   }
 
   close(): void {
+    this.checkpoints.close();
     this.db.close();
   }
 }

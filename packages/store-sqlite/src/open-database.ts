@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { analyzeText, StrataError } from '@strata/core';
 import { migrate } from './migrations.js';
 import { toStrataError } from './to-strata-error.js';
+import { configureWalCheckpoints } from './wal-checkpointer.js';
 
 export interface SqliteOpenOptions {
   /** Path of the database file; ':memory:' for a private in-memory database. */
@@ -17,7 +18,8 @@ export interface SqliteOpenOptions {
 }
 
 /**
- * Opens (creating if needed) and migrates a strata database: WAL journal, busy timeout,
+ * Opens (creating if needed) and migrates a strata database: WAL journal (checkpoints kept out
+ * of commits, see WalCheckpointer), busy timeout,
  * foreign keys, and the `strata_terms` SQL function (core's lexical rules), which migration 2
  * needs when it brings a version 1 file up to date.
  * @throws StrataError naming the file: CONFIG_INVALID for a corrupt, foreign or newer file,
@@ -36,7 +38,7 @@ export function openDatabase(options: SqliteOpenOptions): Database.Database {
     migrate(db, file);
     // WAL is a persistent property of the file: switch only once migrate() has accepted it,
     // so a foreign or newer file that is refused is left exactly as it was.
-    db.pragma('journal_mode = WAL');
+    if (db.pragma('journal_mode = WAL', { simple: true }) === 'wal') configureWalCheckpoints(db);
     return db;
   } catch (error) {
     db?.close();

@@ -34,6 +34,7 @@ import { prepareWriteStatements } from './session-statements.js';
 import type { WriteStatements } from './session-statements.js';
 import { applyStoreOp } from './session-write.js';
 import { toStrataError } from './to-strata-error.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 import { prepareTopicWrites, selectLinks, selectTopicStorage, selectTopics } from './sqlite-topic-ops.js';
 
 /** Where the store keeps its data, and how safely it writes. */
@@ -52,6 +53,7 @@ export class SqliteSessionStore implements SessionStore, TopicStore {
   private readonly lexical: SessionLexicalCache;
   private readonly applyBatch: (batch: WriteBatch) => WriteReceipt;
   private readonly applyTopics: (ops: TopicOp[]) => void;
+  private readonly checkpoints: WalCheckpointer;
   private closed = false;
 
   /**
@@ -63,6 +65,7 @@ export class SqliteSessionStore implements SessionStore, TopicStore {
     private readonly file: string,
   ) {
     this.reads = new StatementCache(db);
+    this.checkpoints = new WalCheckpointer(db);
     this.lexical = new SessionLexicalCache(db);
     const statements = prepareWriteStatements(db);
     const transaction = db.transaction((batch: WriteBatch): { receipt: WriteReceipt; epochs: LexicalEpochs | undefined } => {
@@ -72,10 +75,15 @@ export class SqliteSessionStore implements SessionStore, TopicStore {
     this.applyBatch = (batch) => {
       const { receipt, epochs } = transaction.immediate(batch);
       this.lexical.applied(batch.ops, receipt.messages, epochs);
+      this.checkpoints.afterCommit();
       return receipt;
     };
-    // Topic writes leave indexed text as it was (a cold turn keeps its terms): no lexical epoch.
-    this.applyTopics = prepareTopicWrites(db);
+    // Topic writes leave indexed text as it was (a cold turn is indexed restored): no lexical epoch.
+    const applyTopics = prepareTopicWrites(db);
+    this.applyTopics = (ops) => {
+      applyTopics(ops);
+      this.checkpoints.afterCommit();
+    };
   }
 
   async write(batch: WriteBatch): Promise<WriteReceipt> {
@@ -125,6 +133,7 @@ export class SqliteSessionStore implements SessionStore, TopicStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.checkpoints.close();
     this.mapErrors(() => this.db.close());
   }
 
