@@ -3,8 +3,9 @@ import { InMemoryLexicalIndex, restoreText } from '@strata/core';
 import type { LexicalHit, LexicalQuery, StoreOp, StoredMessage } from '@strata/core';
 
 const EPOCH_SQL = "SELECT value FROM knowledge_meta WHERE key = 'lexical_epoch'";
+// One statement reads and bumps: the value before is the one returned minus one.
 const BUMP_SQL = `INSERT INTO knowledge_meta (key, value) VALUES ('lexical_epoch', '1')
-  ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`;
+  ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1 RETURNING CAST(value AS INTEGER) AS value`;
 
 /** Ops that change what the lexical index holds (sessions and the job ledger do not). */
 const LEXICAL_OPS: ReadonlySet<StoreOp['type']> = new Set(['appendMessages', 'insertMessages', 'putSummaries', 'putFacts', 'delete']);
@@ -35,7 +36,7 @@ export class SessionLexicalCache {
   constructor(db: Database.Database) {
     this.statements = {
       epoch: db.prepare<[], { value: string }>(EPOCH_SQL),
-      bump: db.prepare<[]>(BUMP_SQL),
+      bump: db.prepare<[], number>(BUMP_SQL).pluck(),
       // A cold turn's text is in content_z (compressed); it is indexed like any other.
       turns: db.prepare<[string], { id: string; session_id: string; content: string; content_z: Buffer | null }>('SELECT id, session_id, content, content_z FROM messages WHERE namespace = ?'),
       summaries: db.prepare<[string], { id: string; session_id: string; text: string }>('SELECT id, session_id, text FROM summaries WHERE namespace = ?'),
@@ -56,9 +57,8 @@ export class SessionLexicalCache {
   /** Inside a write's transaction, after its ops: bumps the epoch when the write touched indexed text. */
   bumpIfLexical(ops: readonly StoreOp[]): LexicalEpochs | undefined {
     if (!ops.some((op) => LEXICAL_OPS.has(op.type))) return undefined;
-    const before = this.readEpoch();
-    this.statements.bump.run();
-    return { before, after: before + 1 };
+    const after = Number(this.statements.bump.get());
+    return { before: after - 1, after };
   }
 
   /**

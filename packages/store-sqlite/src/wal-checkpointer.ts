@@ -5,7 +5,10 @@ import type Database from 'better-sqlite3';
 const SOFT_PAGES = 1000;
 /** SQLite's auto-checkpoint, kept as a backstop for writers that never yield to the event loop. */
 const BACKSTOP_PAGES = 4 * SOFT_PAGES;
-/** After a restart the WAL file is cut back to this size, so its size tells how full it is. */
+/**
+ * A WAL restarted by a commit (when the checkpoint in the gap could not truncate it) is cut
+ * back to this size, so the file's size still tells how full the WAL is.
+ */
 const RESTART_LIMIT_BYTES = 1 << 20;
 /** Bytes of a WAL frame beyond its page. */
 const FRAME_HEADER_BYTES = 24;
@@ -14,12 +17,12 @@ const FRAME_HEADER_BYTES = 24;
  * Keeps WAL checkpoints out of callers' writes. SQLite's auto-checkpoint runs inside the
  * commit that takes the WAL past `wal_autocheckpoint` pages, so that one append paid for
  * copying ~1,000 pages and two fsyncs (4-8 ms: the whole p99 of single appends). Here a
- * commit only looks at the WAL's size and, past SOFT_PAGES, schedules a PASSIVE checkpoint
- * (the kind auto-checkpoint runs, same syncs) for the next turn of the event loop.
+ * commit only looks at the WAL's size and, past SOFT_PAGES, schedules a checkpoint (same
+ * syncs as auto-checkpoint's) for the next turn of the event loop.
  *
  * The WAL stays bounded: SQLite's auto-checkpoint still runs at BACKSTOP_PAGES, for a caller
  * that writes in a loop without ever yielding (each `await` of a write only runs microtasks).
- * `journal_size_limit` cuts the file back after each restart, so its size is the WAL's fill.
+ * The checkpoint also truncates the WAL, so the file's size is the WAL's fill.
  */
 export class WalCheckpointer {
   private pending: NodeJS.Immediate | undefined;
@@ -58,15 +61,25 @@ export class WalCheckpointer {
     this.pending = undefined;
   }
 
+  /**
+   * TRUNCATE rather than PASSIVE: it also restarts the WAL from an empty file here, in the
+   * gap, instead of in the next commit (cutting a 4 MB WAL back to journal_size_limit made
+   * that append pay ~2 ms). With no busy timeout it never waits: when another connection is
+   * writing or reading old frames it checkpoints what it can, like PASSIVE, and reports busy.
+   */
   private checkpoint(): void {
     this.pending = undefined;
     if (!this.db.open) return;
+    const busyTimeout = this.db.pragma('busy_timeout', { simple: true }) as number;
     try {
-      this.db.pragma('wal_checkpoint(PASSIVE)');
+      this.db.pragma('busy_timeout = 0');
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
     } catch (error) {
       // No caller to tell here (a throw would end the process): the auto-checkpoint of a later
       // commit does the work, and an I/O error that persists fails that caller's next write.
       this.lastError = error;
+    } finally {
+      this.db.pragma(`busy_timeout = ${busyTimeout}`);
     }
     // The next one comes after softBytes more of WAL, or once the WAL restarts. Until then a
     // checkpoint that could not finish (a reader on old frames, another process's WAL that is

@@ -41,20 +41,25 @@ describe('SqliteSessionStore WAL checkpoints', () => {
     rmSync(directory, { recursive: true, force: true });
   });
 
-  it('a writer that yields between writes: every checkpoint runs between writes, and the WAL stays near 1,000 pages', async () => {
+  it('a writer that yields between writes: every checkpoint and WAL restart runs between writes, and the WAL stays near 1,000 pages', async () => {
     let largest = 0;
     let checkpointsInWrites = 0;
+    let restartsInWrites = 0;
     let checkpointsBetween = 0;
     for (let i = 1; i <= 4000; i++) {
       const before = mainFileStamp();
+      const walBefore = size(`${path}-wal`);
       await append('s1', i);
       if (mainFileStamp() !== before) checkpointsInWrites++;
+      // a commit that restarts the WAL cuts the file back (journal_size_limit)
+      if (size(`${path}-wal`) < walBefore) restartsInWrites++;
       largest = Math.max(largest, size(`${path}-wal`));
       const idle = mainFileStamp();
       await nextMacrotask();
       if (mainFileStamp() !== idle) checkpointsBetween++;
     }
     expect(checkpointsInWrites).toBe(0);
+    expect(restartsInWrites).toBe(0);
     expect(checkpointsBetween).toBeGreaterThan(2);
     // crossing the mark schedules the checkpoint; the WAL restarts (and is cut back) at the next write
     expect(largest).toBeLessThan(SOFT_BYTES + MB);
@@ -74,6 +79,35 @@ describe('SqliteSessionStore WAL checkpoints', () => {
     await append('s1', 3001);
     expect(size(`${path}-wal`)).toBeLessThanOrEqual(MB);
     expect((await store.messages({ sessionId: 's1' })).map((m) => m.seq)).toEqual(Array.from({ length: 3001 }, (_, i) => i + 1));
+  });
+
+  it('a reader on an old snapshot: writes go on, the reader keeps its snapshot, and a later checkpoint truncates the WAL once it ends', async () => {
+    await append('s1', 1);
+    const reader = new Database(path, { readonly: true });
+    try {
+      reader.exec('BEGIN');
+      expect(reader.prepare('SELECT count(*) FROM messages').pluck().get()).toBe(1);
+      let appended = 1;
+      while (size(`${path}-wal`) <= 2 * SOFT_BYTES && appended < 20_000) {
+        await append('s1', ++appended);
+        await nextMacrotask();
+      }
+      expect(size(`${path}-wal`)).toBeGreaterThan(2 * SOFT_BYTES);
+      expect(reader.prepare('SELECT count(*) FROM messages').pluck().get()).toBe(1);
+      reader.exec('COMMIT');
+      // a checkpoint that found the reader is tried again after another 1,000 pages of WAL
+      let largest = 0;
+      while (size(`${path}-wal`) > 0 && appended < 40_000) {
+        await append('s1', ++appended);
+        largest = Math.max(largest, size(`${path}-wal`));
+        await nextMacrotask();
+      }
+      expect(size(`${path}-wal`)).toBe(0);
+      expect(largest).toBeLessThan(BACKSTOP_BYTES + MB);
+      expect(reader.prepare('SELECT count(*) FROM messages').pluck().get()).toBe(appended);
+    } finally {
+      reader.close();
+    }
   });
 
   it('closing with a checkpoint pending leaves a whole file and no error behind', async () => {
