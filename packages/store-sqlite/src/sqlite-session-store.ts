@@ -134,6 +134,7 @@ export class SqliteSessionStore implements SessionStore, TopicStore {
     if (this.closed) return;
     this.closed = true;
     this.checkpoints.close();
+    this.lexical.close();
     this.mapErrors(() => this.db.close());
   }
 

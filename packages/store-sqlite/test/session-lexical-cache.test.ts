@@ -54,6 +54,33 @@ describe('SQLite lexical search through its in-process index', () => {
     expect(await ids(a, 'ramen')).toEqual([]);
   });
 
+  it('applies its own writes in commit order, whether a search or the next event-loop turn comes first', async () => {
+    const a = await open();
+    await a.write({ ops: [{ type: 'putSession', session }, { type: 'appendMessages', sessionId: 's1', messages: [turn('m1', 'kayak trip')] }] });
+    expect(await ids(a, 'kayak')).toEqual(['m1']); // loads the namespace
+    await a.write({ ops: [{ type: 'appendMessages', sessionId: 's1', messages: [turn('m2', 'kayak rental')] }] });
+    await a.write({ ops: [{ type: 'delete', messages: ['m1'] }] });
+    await a.write({ ops: [{ type: 'appendMessages', sessionId: 's1', messages: [turn('m3', 'kayak paddles')] }] });
+    expect(await ids(a, 'kayak')).toEqual(['m2', 'm3']);
+    await a.write({ ops: [{ type: 'delete', messages: ['m2'] }] });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await ids(a, 'kayak')).toEqual(['m3']);
+  });
+
+  it('indexes what was written, even if the caller changes its ops or the returned messages afterwards', async () => {
+    const a = await open();
+    await a.write({ ops: [{ type: 'putSession', session }] });
+    expect(await ids(a, 'anything')).toEqual([]); // loads the namespace
+    const message = turn('m1', 'violin lessons');
+    const fact = { id: 'f1', namespace: NS, subject: 'user', predicate: 'plays', object: 'violin', text: 'User plays violin.', sourceMessageIds: ['m1'], validFrom: 2, confidence: 1, createdAt: 2, degraded: false };
+    const receipt = await a.write({ ops: [{ type: 'appendMessages', sessionId: 's1', messages: [message] }, { type: 'putFacts', facts: [fact] }] });
+    message.content = 'cello lessons';
+    fact.text = 'User plays cello.';
+    if (receipt.messages[0]) receipt.messages[0].content = 'cello lessons';
+    expect(await ids(a, 'violin')).toEqual(['f1', 'm1']);
+    expect(await ids(a, 'cello')).toEqual([]);
+  });
+
   it('answers from the file after the knowledge base (another connection to it) writes', async () => {
     const a = await open();
     await a.write({ ops: [{ type: 'putSession', session }, { type: 'appendMessages', sessionId: 's1', messages: [turn('m1', 'pottery class')] }] });
