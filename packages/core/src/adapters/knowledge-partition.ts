@@ -23,12 +23,10 @@ export class KnowledgePartition {
   capacity = 64;
   /** Null once the vectors proved dense (model embeddings): then every query scans columns. */
   postings: KnowledgePostings | null;
-  private readonly unit: Float32Array;
 
   constructor(readonly dimensions: number) {
     this.vectors = new Float32Array(dimensions * this.capacity);
     this.postings = new KnowledgePostings(dimensions);
-    this.unit = new Float32Array(dimensions);
   }
 
   add(row: Row, vector: number[]): void {
@@ -57,14 +55,13 @@ export class KnowledgePartition {
     let sum = 0;
     for (const value of vector) sum += value * value;
     const scale = sum > 0 ? 1 / Math.sqrt(sum) : 0;
-    const unit = this.unit;
+    const { vectors, capacity, postings } = this;
     for (let d = 0; d < this.dimensions; d++) {
-      unit[d] = (vector[d] ?? 0) * scale;
-      this.vectors[d * this.capacity + slot] = unit[d] as number;
+      const value = Math.fround((vector[d] ?? 0) * scale);
+      vectors[d * capacity + slot] = value;
+      if (value !== 0) postings?.push(d, slot, value);
     }
-    if (this.postings === null) return;
-    this.postings.add(slot, unit);
-    if (this.postings.size > DENSE_SHARE * this.rows.length * this.dimensions) this.postings = null;
+    if (postings !== null && postings.size > DENSE_SHARE * this.rows.length * this.dimensions) this.postings = null;
   }
 
   private grow(capacity: number): void {

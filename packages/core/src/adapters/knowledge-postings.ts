@@ -20,18 +20,14 @@ export class KnowledgePostings {
     this.lengths = new Int32Array(dimensions);
   }
 
-  /** Appends `slot` to the list of each dimension where `unit` is non-zero; slots arrive ascending. */
-  add(slot: number, unit: Float32Array): void {
-    for (let d = 0; d < unit.length; d++) {
-      const value = unit[d] as number;
-      if (value === 0) continue;
-      let length = this.lengths[d] as number;
-      if (length === (this.slots[d] as Int32Array).length) this.grow(d, length * 2);
-      (this.slots[d] as Int32Array)[length] = slot;
-      (this.values[d] as Float32Array)[length] = value;
-      this.lengths[d] = ++length;
-      this.size++;
-    }
+  /** Appends `slot` with its non-zero `value` to the list of dimension `d`; slots arrive ascending. */
+  push(d: number, slot: number, value: number): void {
+    const length = this.lengths[d] as number;
+    if (length === (this.slots[d] as Int32Array).length) this.grow(d, length * 2);
+    (this.slots[d] as Int32Array)[length] = slot;
+    (this.values[d] as Float32Array)[length] = value;
+    this.lengths[d] = length + 1;
+    this.size++;
   }
 
   private grow(d: number, capacity: number): void {
