@@ -153,5 +153,8 @@ describe('InMemoryKnowledgeBase answers like a naive scan', () => {
     await kb.upsert([entry('e', 'turn', [0, 0, 1])]);
     const matches = await kb.query({ vector: [1, 0, 0], k: 4, filter: { namespace: 'n' } });
     expect(matches.map((m) => [m.id, m.score])).toEqual([['a', 1], ['c', 1], ['d', 1], ['b', 0]]);
+    const listedTwice = await kb.query({ vector: [1, 0, 0], k: 10, filter: { namespace: 'n', kinds: ['turn', 'turn'] } });
+    expect(listedTwice.map((m) => m.id)).toEqual(['c', 'b', 'e']);
+    expect(await kb.count({ namespace: 'n', kinds: ['turn', 'turn'] })).toBe(3);
   });
 });

@@ -55,7 +55,8 @@ export class InMemoryKnowledgeBase implements KnowledgeBase {
    */
   private partitionsOf(namespace: string | undefined, kinds: readonly string[] | undefined): Partition[] {
     if (namespace === undefined) return [...this.partitions.values()];
-    const wanted = kinds ?? Object.keys(KIND_BITS);
+    // a kind listed twice must not offer its rows twice
+    const wanted = kinds === undefined ? Object.keys(KIND_BITS) : [...new Set(kinds)];
     return wanted.flatMap((kind) => this.partitions.get(partitionKey(namespace, kind)) ?? []);
   }
 
