@@ -3,8 +3,8 @@ import type Database from 'better-sqlite3';
 
 /** WAL size (in pages) at which a commit schedules a checkpoint: SQLite's own default mark. */
 const SOFT_PAGES = 1000;
-/** SQLite's auto-checkpoint, kept as a backstop for writers that never yield to the event loop. */
-const BACKSTOP_PAGES = 4 * SOFT_PAGES;
+/** SQLite's auto-checkpoint, kept as a backstop (should the WAL's size be unreadable). */
+const BACKSTOP_PAGES = 2 * SOFT_PAGES;
 /**
  * A WAL restarted by a commit (when the checkpoint in the gap could not truncate it) is cut
  * back to this size, so the file's size still tells how full the WAL is.
@@ -20,9 +20,10 @@ const FRAME_HEADER_BYTES = 24;
  * commit only looks at the WAL's size and, past SOFT_PAGES, schedules a checkpoint (same
  * syncs as auto-checkpoint's) for the next turn of the event loop.
  *
- * The WAL stays bounded: SQLite's auto-checkpoint still runs at BACKSTOP_PAGES, for a caller
- * that writes in a loop without ever yielding (each `await` of a write only runs microtasks).
- * The checkpoint also truncates the WAL, so the file's size is the WAL's fill.
+ * The WAL stays bounded: a caller that writes in a loop without ever yielding (each `await`
+ * of a write only runs microtasks) gets the checkpoint in a commit, a quarter past the mark;
+ * SQLite's auto-checkpoint stays on at BACKSTOP_PAGES. The checkpoint also truncates the WAL,
+ * so the file's size is the WAL's fill.
  */
 export class WalCheckpointer {
   private pending: NodeJS.Immediate | undefined;
@@ -43,13 +44,24 @@ export class WalCheckpointer {
     this.mark = this.softBytes;
   }
 
-  /** After a committed write: schedules a checkpoint when the WAL has passed the mark. */
+  /**
+   * After a committed write: schedules a checkpoint when the WAL has passed the mark. Past the
+   * mark by a quarter more, the writer has not yielded since (an import, a loop of awaited
+   * writes) or wrote in bulk: it checkpoints at once, as SQLite's auto-checkpoint would have,
+   * so the WAL stays near the mark however it is written.
+   */
   afterCommit(): void {
-    if (this.walFile === null || this.pending !== undefined) return;
+    if (this.walFile === null) return;
     const size = this.walBytes();
     // Smaller than when the last checkpoint ran: the WAL restarted and was cut back.
     if (size < this.mark - this.softBytes) this.mark = this.softBytes;
     if (size < this.mark) return;
+    if (size >= this.mark + this.softBytes / 4) {
+      this.close();
+      this.checkpoint();
+      return;
+    }
+    if (this.pending !== undefined) return;
     this.pending = setImmediate(() => this.checkpoint());
     // A pending checkpoint does not keep the process alive: closing the last connection checkpoints.
     this.pending.unref();

@@ -10,8 +10,8 @@ import { createSqliteSessionStore } from '../src/sqlite-session-store.js';
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const writer = fileURLToPath(new URL('./fixtures/wal-writer.ts', import.meta.url));
 const MB = 1024 * 1024;
-/** SQLite's auto-checkpoint, the backstop, runs at 4,000 frames of 4 KiB pages. */
-const BACKSTOP_BYTES = 4000 * (4096 + 24);
+/** SQLite's auto-checkpoint, the backstop, runs at 2,000 frames of 4 KiB pages. */
+const BACKSTOP_BYTES = 2000 * (4096 + 24);
 
 function runWriter(path: string, label: string, appends: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@strata/source', writer, path, label, String(appends)], { cwd: root });
