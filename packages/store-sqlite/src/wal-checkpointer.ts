@@ -27,7 +27,7 @@ const FRAME_HEADER_BYTES = 24;
  */
 export class WalCheckpointer {
   private pending: NodeJS.Immediate | undefined;
-  /** The last deferred checkpoint's error, if any (kept for debugging; later writes see persistent ones). */
+  /** The last checkpoint's (or WAL size read's) error, if any: kept for debugging; later writes see persistent ones. */
   lastError: unknown;
   private readonly walFile: string | null;
   private readonly softBytes: number;
@@ -82,17 +82,16 @@ export class WalCheckpointer {
   private checkpoint(): void {
     this.pending = undefined;
     if (!this.db.open) return;
-    const busyTimeout = this.db.pragma('busy_timeout', { simple: true }) as number;
-    try {
+    // Never throws: in the gap there is no caller to tell (a throw would end the process), and
+    // after a commit the caller would take a stored write for a failed one. A later checkpoint
+    // or auto-checkpoint does the work; an I/O error that persists fails a later write.
+    const busyTimeout = this.guarded(() => this.db.pragma('busy_timeout', { simple: true }) as number);
+    if (busyTimeout === undefined) return;
+    this.guarded(() => {
       this.db.pragma('busy_timeout = 0');
       this.db.pragma('wal_checkpoint(TRUNCATE)');
-    } catch (error) {
-      // No caller to tell here (a throw would end the process): the auto-checkpoint of a later
-      // commit does the work, and an I/O error that persists fails that caller's next write.
-      this.lastError = error;
-    } finally {
-      this.db.pragma(`busy_timeout = ${busyTimeout}`);
-    }
+    });
+    this.guarded(() => this.db.pragma(`busy_timeout = ${busyTimeout}`));
     // The next one comes after softBytes more of WAL, or once the WAL restarts. Until then a
     // checkpoint that could not finish (a reader on old frames, another process's WAL that is
     // never cut back) is not retried at every commit; the backstop still bounds the WAL.
@@ -102,12 +101,17 @@ export class WalCheckpointer {
   /** The WAL file's size; 0 when it cannot be read (checkpoints are then left to the backstop). */
   private walBytes(): number {
     if (this.walFile === null) return 0;
+    const walFile = this.walFile;
+    return this.guarded(() => statSync(walFile, { throwIfNoEntry: false })?.size ?? 0) ?? 0;
+  }
+
+  /** Runs `step`, keeping its error in `lastError` instead of throwing it. */
+  private guarded<T>(step: () => T): T | undefined {
     try {
-      return statSync(this.walFile, { throwIfNoEntry: false })?.size ?? 0;
+      return step();
     } catch (error) {
-      // Never throw after a commit: the caller would take a stored write for a failed one.
       this.lastError = error;
-      return 0;
+      return undefined;
     }
   }
 }
