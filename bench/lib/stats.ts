@@ -41,13 +41,17 @@ export function summarize(samplesMs: readonly number[]): LatencySummary {
   };
 }
 
-/** Runs `fn` `times` times, sequentially, and returns each call's duration in milliseconds. */
-export async function timeEach(times: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
+/**
+ * Runs `fn` `times` times, sequentially, and returns each call's duration in milliseconds;
+ * `between`, if given, runs after each call, untimed (e.g. a macrotask as an app awaits its model).
+ */
+export async function timeEach(times: number, fn: (i: number) => Promise<unknown>, between?: (i: number) => Promise<unknown>): Promise<number[]> {
   const samples: number[] = [];
   for (let i = 0; i < times; i++) {
     const start = process.hrtime.bigint();
     await fn(i);
     samples.push(nsToMs(process.hrtime.bigint() - start));
+    await between?.(i);
   }
   return samples;
 }
