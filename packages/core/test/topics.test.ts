@@ -163,3 +163,29 @@ describe('a failing thread selector', () => {
     await memory.close();
   });
 });
+
+describe('topic accesses are written after the read returns', () => {
+  it('search and getContext return before touching topics; one write for the reads in between; topic reads see every access', async () => {
+    const { memory, store, session, bikes } = await conversation();
+    const [bikesTopic] = await memory.topics.list(session.id);
+    let topicWrites = 0;
+    const writeTopics = store.writeTopics.bind(store);
+    store.writeTopics = async (ops) => {
+      topicWrites++;
+      return writeTopics(ops);
+    };
+    for (let i = 0; i < 3; i++) {
+      const hits = await memory.search({ namespace: 'ana', query: 'canal bike lanes', k: 1, kinds: ['turn'] });
+      expect(hits.map((h) => h.id)).toEqual([bikes[1]?.id]);
+    }
+    await memory.getContext(session.id, { query: 'canal bike lanes', budgetTokens: 60 });
+    // nothing written yet: the reads only noted their turns
+    expect(topicWrites).toBe(0);
+    expect((await store.topics({ ids: [bikesTopic?.id ?? ''] }))[0]?.accessCount).toBe(0);
+    // a topic read settles the log first: the three searches count as one access
+    expect((await memory.topics.list(session.id))[0]?.accessCount).toBe(1);
+    expect(topicWrites).toBe(1);
+    expect(memory.lastTopicAccessError).toBeUndefined();
+    await memory.close();
+  });
+});

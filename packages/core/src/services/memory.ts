@@ -25,7 +25,7 @@ import { scheduleSession } from './schedule.js';
 import { collectBundle, importBundle, renderBundle, type ExportFormat, type ImportReport } from './transfer.js';
 import { toNewMessages } from './normalize-messages.js';
 import { attachIngested } from './topic-attach.js';
-import { touchTopicsOf } from './topic-decay.js';
+import { TopicAccessLog } from './topic-access-log.js';
 import { forgetWithTopics } from './topic-forget.js';
 import { sessionMermaid, withThreadPaths } from './topic-views.js';
 import { topicsApi, type TopicsApi } from './topics-api.js';
@@ -48,6 +48,13 @@ export class Memory {
   lastScheduleError: unknown = undefined;
   /** Why the thread selector last failed, if it did (those turns were attached linearly). */
   lastThreadSelectorError: unknown = undefined;
+  /** Topic accesses of reads, written after the read returns. */
+  private readonly accesses: TopicAccessLog;
+
+  /** Why recording the topic accesses of a read last failed, if it did (the read itself succeeded). */
+  get lastTopicAccessError(): unknown {
+    return this.accesses.lastError;
+  }
 
   /** Sessions: create, read, list, rename, delete (with everything derived from them). */
   readonly sessions = {
@@ -70,7 +77,8 @@ export class Memory {
   /** @internal use createMemory() */
   constructor(private readonly deps: MemoryDeps) {
     this.recovery = new DegradedRecovery(deps, (error) => (this.lastScheduleError = error));
-    this.topics = topicsApi(deps, this.applyLock, (id) => this.requireSession(id));
+    this.accesses = new TopicAccessLog(deps, this.applyLock);
+    this.topics = topicsApi(deps, this.applyLock, (id) => this.requireSession(id), () => this.accesses.settle());
     deps.onThreadSelectorError ??= (error) => (this.lastThreadSelectorError = error);
   }
 
@@ -178,8 +186,7 @@ export class Memory {
     await this.deferred.settleSession(session.id);
     if (this.unscheduled.has(session.id)) await this.scheduleAfterAppend(session.id);
     const context = await buildContext(this.deps, session, opts.query, opts.budgetTokens ?? this.deps.policy.context.defaultBudgetTokens);
-    const recalled = context.manifest.filter((m) => m.included && m.kind === 'turn' && m.tier === 'session').map((m) => m.id);
-    await this.touchTopics(recalled);
+    this.accesses.record(context.manifest.filter((m) => m.included && m.kind === 'turn' && m.tier === 'session').map((m) => m.id));
     return context;
   }
 
@@ -192,7 +199,7 @@ export class Memory {
     this.assertOpen();
     const req = parseWith(searchSchema, request, 'search request', "Pass { namespace, query, k?, kinds?: ['turn' | 'summary' | 'fact'] }.");
     const hits = await retrieve(this.deps, { namespace: req.namespace, query: req.query, k: req.k, kinds: req.kinds ?? ['turn', 'summary', 'fact'] });
-    await this.touchTopics(hits.filter((h) => h.kind === 'turn').map((h) => h.id));
+    this.accesses.record(hits.filter((h) => h.kind === 'turn').map((h) => h.id));
     const out = hits.map(toSearchHit);
     return req.contextDepth === undefined ? out : withThreadPaths(this.deps, out, req.contextDepth);
   }
@@ -200,6 +207,7 @@ export class Memory {
   /** A session's conversation tree (turns by thread, grouped by topic) as a Mermaid flowchart. */
   async toMermaid(sessionId: string): Promise<string> {
     this.assertOpen();
+    await this.accesses.settle();
     return sessionMermaid(this.deps, await this.requireSession(sessionId));
   }
 
@@ -220,6 +228,7 @@ export class Memory {
     this.assertOpen();
     const session = await this.requireSession(sessionId);
     const { format } = parseWith(exportSchema, options, 'export options', "format must be 'json', 'jsonl', 'markdown' or 'text'.");
+    await this.accesses.settle();
     return renderBundle(await collectBundle(this.deps, session, this.deps.clock.now()), format);
   }
 
@@ -244,8 +253,9 @@ export class Memory {
     for (let round = 0; round < 100; round++) {
       await this.deps.queue.drain();
       const pending = await this.deps.queue.pending();
-      if (!pending.some((p) => p.state !== 'failed')) return;
+      if (!pending.some((p) => p.state !== 'failed')) break;
     }
+    await this.accesses.settle();
   }
 
   /** Waits for running jobs, then closes the queue, the store and the knowledge base. */
@@ -253,6 +263,7 @@ export class Memory {
     if (this.closed) return;
     this.closed = true;
     await this.deferred.settle();
+    await this.accesses.settle();
     await this.deps.queue.close();
     await this.deps.store.close();
     await this.deps.knowledge.close();
@@ -316,11 +327,6 @@ export class Memory {
     const session = await this.getSession(id);
     if (!session) throw new StrataError('NOT_FOUND', `no session with id ${JSON.stringify(id)}`, { hint: `${SESSION_HINT} List sessions with memory.sessions.list().` });
     return session;
-  }
-
-  /** An access to the topics of these turns (restoring cold ones), serialized with applies; no lock when there is none. */
-  private async touchTopics(messageIds: string[]): Promise<void> {
-    if (messageIds.length) await this.applyLock.run(() => touchTopicsOf(this.deps, messageIds));
   }
 
   private assertOpen(): void {

@@ -17,15 +17,28 @@ export interface TopicsApi {
   restore(topicId: string): Promise<{ restored: number }>;
 }
 
-/** Topic writes share the apply lock, so that they never interleave with turns being attached. */
-export function topicsApi(deps: MemoryDeps, lock: Mutex, requireSession: (id: string) => Promise<Session>): TopicsApi {
+/**
+ * Topic writes share the apply lock, so that they never interleave with turns being attached.
+ * Every call first waits for the accesses earlier reads recorded (`settleAccesses`).
+ */
+export function topicsApi(deps: MemoryDeps, lock: Mutex, requireSession: (id: string) => Promise<Session>, settleAccesses: () => Promise<void>): TopicsApi {
   return {
-    list: async (sessionId) => listTopics(deps, await requireSession(sessionId)),
-    setImportance: (topicId, importance) => lock.run(() => setImportance(deps, topicId, importance)),
+    list: async (sessionId) => {
+      await settleAccesses();
+      return listTopics(deps, await requireSession(sessionId));
+    },
+    setImportance: async (topicId, importance) => {
+      await settleAccesses();
+      return lock.run(() => setImportance(deps, topicId, importance));
+    },
     decay: async (options = {}) => {
+      await settleAccesses();
       const session = options.sessionId === undefined ? undefined : await requireSession(options.sessionId);
       return lock.run(() => sweepTopics(deps, session?.id));
     },
-    restore: (topicId) => lock.run(() => restoreTopic(deps, topicId)),
+    restore: async (topicId) => {
+      await settleAccesses();
+      return lock.run(() => restoreTopic(deps, topicId));
+    },
   };
 }
