@@ -14,7 +14,6 @@ import type { MemoryDeps } from './deps.js';
 import { applyResult } from './apply.js';
 import { buildContext, type ContextResult } from './context.js';
 import { deriveJob } from './derive.js';
-import { DeferredScheduling } from './deferred-scheduling.js';
 import { DegradedRecovery } from './degraded-recovery.js';
 import type { MemoryStats } from './derivation-stats.js';
 import type { ForgetReport, ForgetTarget } from './forget.js';
@@ -25,7 +24,8 @@ import { scheduleSession } from './schedule.js';
 import { collectBundle, importBundle, renderBundle, type ExportFormat, type ImportReport } from './transfer.js';
 import { toNewMessages } from './normalize-messages.js';
 import { attachIngested } from './topic-attach.js';
-import { TopicAccessLog } from './topic-access-log.js';
+import { touchTopicsOf } from './topic-decay.js';
+import { MacrotaskBatch } from './macrotask-batch.js';
 import { forgetWithTopics } from './topic-forget.js';
 import { sessionMermaid, withThreadPaths } from './topic-views.js';
 import { topicsApi, type TopicsApi } from './topics-api.js';
@@ -42,19 +42,31 @@ export class Memory {
   private readonly unscheduled = new Set<string>();
   private closed = false;
   private readonly recovery: DegradedRecovery;
-  /** Planning after appends, on the next macrotask (unless the queue derives inline). */
-  private readonly deferred = new DeferredScheduling((id) => this.scheduleAfterAppend(id));
+  /**
+   * Planning after appends, on the next macrotask (unless the queue derives inline), once per
+   * session for any number of appends in between; getContext, flush and close wait for it.
+   */
+  private readonly deferred = new MacrotaskBatch<string>(async (sessionIds) => {
+    for (const id of sessionIds) await this.scheduleAfterAppend(id);
+  });
   /** Why the last scheduling after an append failed, if it did. */
   lastScheduleError: unknown = undefined;
   /** Why the thread selector last failed, if it did (those turns were attached linearly). */
   lastThreadSelectorError: unknown = undefined;
-  /** Topic accesses of reads, written after the read returns. */
-  private readonly accesses: TopicAccessLog;
-
   /** Why recording the topic accesses of a read last failed, if it did (the read itself succeeded). */
-  get lastTopicAccessError(): unknown {
-    return this.accesses.lastError;
-  }
+  lastTopicAccessError: unknown = undefined;
+  /**
+   * Topic accesses (turns that getContext and search returned), written after the read
+   * returns, under the apply lock, once for the reads in between: a read never waits behind
+   * applies nor pays a write. Whatever reads or changes topics settles them first.
+   */
+  private readonly accesses = new MacrotaskBatch<string>(async (messageIds) => {
+    try {
+      await this.applyLock.run(() => touchTopicsOf(this.deps, messageIds));
+    } catch (error) {
+      this.lastTopicAccessError = error;
+    }
+  });
 
   /** Sessions: create, read, list, rename, delete (with everything derived from them). */
   readonly sessions = {
@@ -77,7 +89,6 @@ export class Memory {
   /** @internal use createMemory() */
   constructor(private readonly deps: MemoryDeps) {
     this.recovery = new DegradedRecovery(deps, (error) => (this.lastScheduleError = error));
-    this.accesses = new TopicAccessLog(deps, this.applyLock);
     this.topics = topicsApi(deps, this.applyLock, (id) => this.requireSession(id), () => this.accesses.settle());
     deps.onThreadSelectorError ??= (error) => (this.lastThreadSelectorError = error);
   }
@@ -138,7 +149,7 @@ export class Memory {
     const inputs = parseWith(messagesInputSchema, Array.isArray(message) ? message : [message], 'message', "Pass { role: 'user' | 'assistant' | 'system' | 'tool', content: string } or an array of them.");
     const receipt = await this.deps.store.write({ ops: [{ type: 'appendMessages', sessionId: id, messages: toNewMessages(inputs, this.deps.clock) }] });
     if (this.deps.queue.derivesInline === true) await this.scheduleAfterAppend(id);
-    else this.deferred.request(id);
+    else this.deferred.add([id]);
     return receipt.messages;
   }
 
@@ -183,10 +194,10 @@ export class Memory {
     this.assertOpen();
     const session = await this.requireSession(sessionId);
     const opts = parseWith(getContextSchema, options, 'getContext options', 'budgetTokens must be a positive integer; query a string.');
-    await this.deferred.settleSession(session.id);
+    await this.deferred.settleOne(session.id);
     if (this.unscheduled.has(session.id)) await this.scheduleAfterAppend(session.id);
     const context = await buildContext(this.deps, session, opts.query, opts.budgetTokens ?? this.deps.policy.context.defaultBudgetTokens);
-    this.accesses.record(context.manifest.filter((m) => m.included && m.kind === 'turn' && m.tier === 'session').map((m) => m.id));
+    this.accesses.add(context.manifest.filter((m) => m.included && m.kind === 'turn' && m.tier === 'session').map((m) => m.id));
     return context;
   }
 
@@ -199,7 +210,7 @@ export class Memory {
     this.assertOpen();
     const req = parseWith(searchSchema, request, 'search request', "Pass { namespace, query, k?, kinds?: ['turn' | 'summary' | 'fact'] }.");
     const hits = await retrieve(this.deps, { namespace: req.namespace, query: req.query, k: req.k, kinds: req.kinds ?? ['turn', 'summary', 'fact'] });
-    this.accesses.record(hits.filter((h) => h.kind === 'turn').map((h) => h.id));
+    this.accesses.add(hits.filter((h) => h.kind === 'turn').map((h) => h.id));
     const out = hits.map(toSearchHit);
     return req.contextDepth === undefined ? out : withThreadPaths(this.deps, out, req.contextDepth);
   }

@@ -1,0 +1,47 @@
+import { setImmediate as nextMacrotask } from 'node:timers/promises';
+
+/**
+ * Work taken off a caller's path: `add` notes items and returns; on the next macrotask `run`
+ * gets every item noted since, in one batch (items noted while it runs make the next batch).
+ * Readers that must see the work done call `settle` (everything) or `settleOne` (one item, at
+ * once, without waiting for the macrotask where other queued work would run first).
+ * `run` must not throw: it records its own failures.
+ */
+export class MacrotaskBatch<T> {
+  private readonly pending = new Set<T>();
+  private inFlight: { items: ReadonlySet<T>; done: Promise<void> } | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(private readonly run: (items: T[]) => Promise<void>) {}
+
+  add(items: Iterable<T>): void {
+    for (const item of items) this.pending.add(item);
+    if (this.pending.size > 0) this.running ??= this.runAll();
+  }
+
+  /** Resolves once every item noted so far has been run. */
+  async settle(): Promise<void> {
+    while (this.running !== undefined) await this.running;
+  }
+
+  /** Runs `item` now if it is waiting, or waits for the batch that holds it. */
+  async settleOne(item: T): Promise<void> {
+    if (this.inFlight?.items.has(item)) await this.inFlight.done;
+    if (this.pending.delete(item)) await this.run([item]);
+  }
+
+  private async runAll(): Promise<void> {
+    try {
+      await nextMacrotask();
+      while (this.pending.size > 0) {
+        const items = new Set(this.pending);
+        this.pending.clear();
+        this.inFlight = { items, done: this.run([...items]) };
+        await this.inFlight.done;
+      }
+    } finally {
+      this.inFlight = undefined;
+      this.running = undefined;
+    }
+  }
+}
