@@ -18,11 +18,9 @@ export interface Bm25Hit {
   score: number;
 }
 
-interface IndexedDoc<M> {
-  id: string;
-  /** Dense number of the document: postings and scores are keyed by it, not by the id string. */
+interface IndexedDoc {
+  /** Dense number of the document: postings, scores, ids and metas are keyed by it. */
   num: number;
-  meta: M;
   /** Number of analyzed terms, repeats included. */
   length: number;
   /** Distinct terms and their counts, so that removal and renumbering touch only this document's postings. */
@@ -53,7 +51,7 @@ export class Bm25Index<M> {
   /** Text -> terms; the same for indexed text and queries. */
   private readonly analyze: (text: string) => string[];
   private readonly postings = new Map<string, PostingList>();
-  private readonly docs = new Map<string, IndexedDoc<M>>();
+  private readonly docs = new Map<string, IndexedDoc>();
   /** By document number: the id, undefined once removed. Numbers only grow, until a renumbering. */
   private ids: (string | undefined)[] = [];
   private metas: (M | undefined)[] = [];
@@ -86,7 +84,7 @@ export class Bm25Index<M> {
     const counts = new Map<string, number>();
     for (const term of tokens) counts.set(term, (counts.get(term) ?? 0) + 1);
     if (this.ids.length > 2 * this.docs.size + RENUMBER_FLOOR) this.renumber();
-    const doc: IndexedDoc<M> = { id, num: this.ids.length, meta, length: tokens.length, terms: [...counts.keys()], tfs: [...counts.values()] };
+    const doc: IndexedDoc = { num: this.ids.length, length: tokens.length, terms: [...counts.keys()], tfs: [...counts.values()] };
     this.ids.push(id);
     this.metas.push(meta);
     this.ensureCapacity(this.ids.length);
@@ -225,7 +223,7 @@ export class Bm25Index<M> {
     return verdict === 1;
   }
 
-  private post(doc: IndexedDoc<M>): void {
+  private post(doc: IndexedDoc): void {
     this.lengths[doc.num] = doc.length;
     for (let i = 0; i < doc.terms.length; i++) {
       const term = doc.terms[i] as string;
@@ -241,13 +239,14 @@ export class Bm25Index<M> {
   /** Hands out document numbers afresh, in the old order, so postings stay sorted and dense. */
   private renumber(): void {
     const docs = [...this.docs.values()].sort((a, b) => a.num - b.num);
+    const { ids, metas } = this;
     this.postings.clear();
     this.ids = [];
     this.metas = [];
     for (const doc of docs) {
-      doc.num = this.ids.length;
-      this.ids.push(doc.id);
-      this.metas.push(doc.meta);
+      this.ids.push(ids[doc.num]);
+      this.metas.push(metas[doc.num]);
+      doc.num = this.ids.length - 1;
       this.post(doc);
     }
   }
