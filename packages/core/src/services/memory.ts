@@ -19,7 +19,7 @@ import type { MemoryStats } from './derivation-stats.js';
 import type { ForgetReport, ForgetTarget } from './forget.js';
 import { Mutex } from './mutex.js';
 import { reindex, type ReindexReport } from './reindex.js';
-import { retrieve, toSearchHit } from './retrieve.js';
+import { queryDayFor, retrieve, toSearchHit } from './retrieve.js';
 import { scheduleSession } from './schedule.js';
 import { collectBundle, importBundle, renderBundle, type ExportFormat, type ImportReport } from './transfer.js';
 import { toNewMessages } from './normalize-messages.js';
@@ -209,7 +209,7 @@ export class Memory {
   async search(request: { namespace: string; query: string; k?: number; kinds?: ('turn' | 'summary' | 'fact')[]; contextDepth?: number }): Promise<SearchHit[]> {
     this.assertOpen();
     const req = parseWith(searchSchema, request, 'search request', "Pass { namespace, query, k?, kinds?: ['turn' | 'summary' | 'fact'] }.");
-    const hits = await retrieve(this.deps, { namespace: req.namespace, query: req.query, k: req.k, kinds: req.kinds ?? ['turn', 'summary', 'fact'] });
+    const hits = await retrieve(this.deps, { namespace: req.namespace, query: req.query, k: req.k, kinds: req.kinds ?? ['turn', 'summary', 'fact'], day: queryDayFor(this.deps, req.query) });
     this.accesses.add(hits.filter((h) => h.kind === 'turn').map((h) => h.id));
     const out = hits.map(toSearchHit);
     return req.contextDepth === undefined ? out : withThreadPaths(this.deps, out, req.contextDepth);

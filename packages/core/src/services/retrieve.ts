@@ -15,8 +15,8 @@ export interface RetrieveRequest {
   kinds: LexicalKind[];
   /** Ids to leave out (already shown elsewhere in a context). */
   exclude?: ReadonlySet<string>;
-  /** The day the query names, when the caller resolved it already (see {@link queryDayFor}). */
-  day?: QueryDay | null;
+  /** The day the query names, if any ({@link queryDayFor}): resolved once for several retrievals of one query. */
+  day: QueryDay | null;
 }
 
 /** The day a query names, if time-aware ranking is on: resolve once for several retrievals of one query. */
@@ -43,7 +43,7 @@ export async function retrieve(deps: MemoryDeps, request: RetrieveRequest): Prom
   const { namespace, query, k, kinds } = request;
   if (!query.trim() || k <= 0) return [];
   const depth = Math.max(k * 3, 20);
-  const day = request.day === undefined ? queryDayFor(deps, query) : request.day;
+  const { day } = request;
   const text = day === null ? query : `${query} ${day.key}`;
   const [lexical, vector, objects] = await Promise.all([
     deps.store.searchLexical({ namespace, text, kinds, k: depth }),
