@@ -11,18 +11,23 @@ import { StrataError } from '@strata/core';
 import type { NewMessage, SessionStore, StrataErrorCode } from '@strata/core';
 import { createSqliteSessionStore } from '../src/sqlite-session-store.js';
 
-/** Root writes through chmod 0o555, so as root the read-only-directory case runs as `nobody`. */
+/**
+ * Root writes through chmod 0o555 (CAP_DAC_OVERRIDE), so as root the read-only-directory case
+ * runs in a child without that capability (util-linux `setpriv`). It stays uid 0, the owner
+ * of the checkout, so it can still read the code wherever the checkout is (e.g. a 0700 temp
+ * directory, which an unprivileged user could not enter).
+ */
 const isRoot = process.getuid?.() === 0;
-const NOBODY = 65534;
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const openStoreFixture = fileURLToPath(new URL('./fixtures/open-store.ts', import.meta.url));
+const WITHOUT_DAC_OVERRIDE = ['--bounding-set=-dac_override,-dac_read_search', '--'];
 
-/** Runs fixtures/open-store.ts as uid/gid 65534 and returns what it printed. */
-function openStoreAsNobody(path: string): { ok: boolean; code?: string; message?: string; hint?: string } {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', '--conditions=@strata/source', openStoreFixture, path], {
-    cwd: root, uid: NOBODY, gid: NOBODY, encoding: 'utf8', timeout: 30_000, env: { ...process.env, HOME: tmpdir() },
+/** Runs fixtures/open-store.ts without the capability to write through file modes, and returns what it printed. */
+function openStoreWithoutOverride(path: string): { ok: boolean; code?: string; message?: string; hint?: string } {
+  const run = spawnSync('setpriv', [...WITHOUT_DAC_OVERRIDE, process.execPath, '--import', 'tsx', '--conditions=@strata/source', openStoreFixture, path], {
+    cwd: root, encoding: 'utf8', timeout: 30_000,
   });
-  if (run.status !== 0) throw new Error(`open-store fixture exited ${String(run.status)}:\n${run.stderr}`);
+  if (run.status !== 0) throw new Error(`open-store fixture exited ${String(run.status)}:\n${run.stderr}${run.error ? String(run.error) : ''}`);
   return JSON.parse(run.stdout.trim()) as { ok: boolean; code?: string; message?: string; hint?: string };
 }
 
@@ -88,9 +93,8 @@ describe('SqliteSessionStore on bad files', () => {
     await mkdir(locked, { mode: 0o555 });
     const path = join(locked, 'strata.db');
     if (isRoot) {
-      // Root writes through any mode: open the store as an unprivileged user in a child process.
-      await chmod(directory, 0o755);
-      const outcome = openStoreAsNobody(path);
+      // Root writes through any mode: open the store in a child process without that capability.
+      const outcome = openStoreWithoutOverride(path);
       expect(outcome).toMatchObject({ ok: false, code: 'BACKEND_UNAVAILABLE' });
       expect(outcome.message).toContain(path);
       expect(outcome.hint).toMatch(/writable/);
