@@ -12,6 +12,12 @@ const BACKSTOP_PAGES = 2 * SOFT_PAGES;
 const RESTART_LIMIT_BYTES = 1 << 20;
 /** Bytes of a WAL frame beyond its page. */
 const FRAME_HEADER_BYTES = 24;
+/**
+ * How long a checkpoint past the backstop waits for other connections' readers and writers.
+ * Below the backstop checkpoints never wait; past it, processes that keep the WAL busy
+ * between each other's writes would otherwise let it grow without bound (checkpoint starvation).
+ */
+const STARVED_WAIT_MS = 200;
 
 /**
  * Keeps WAL checkpoints out of callers' writes. SQLite's auto-checkpoint runs inside the
@@ -31,6 +37,8 @@ export class WalCheckpointer {
   lastError: unknown;
   private readonly walFile: string | null;
   private readonly softBytes: number;
+  /** WAL bytes of the backstop: past them a checkpoint waits (up to STARVED_WAIT_MS) to finish. */
+  private readonly backstopBytes: number;
   /** WAL bytes past which a commit schedules a checkpoint. */
   private mark: number;
 
@@ -41,6 +49,7 @@ export class WalCheckpointer {
     // No WAL (in memory): nothing to checkpoint.
     this.walFile = wal ? `${file}-wal` : null;
     this.softBytes = SOFT_PAGES * ((db.pragma('page_size', { simple: true }) as number) + FRAME_HEADER_BYTES);
+    this.backstopBytes = (BACKSTOP_PAGES / SOFT_PAGES) * this.softBytes;
     this.mark = this.softBytes;
   }
 
@@ -56,9 +65,9 @@ export class WalCheckpointer {
     // Smaller than when the last checkpoint ran: the WAL restarted and was cut back.
     if (size < this.mark - this.softBytes) this.mark = this.softBytes;
     if (size < this.mark) return;
-    if (size >= this.mark + this.softBytes / 4) {
+    if (size >= this.backstopBytes || size >= this.mark + this.softBytes / 4) {
       this.close();
-      this.checkpoint();
+      this.checkpoint(size >= this.backstopBytes ? STARVED_WAIT_MS : 0);
       return;
     }
     if (this.pending !== undefined) return;
@@ -78,8 +87,10 @@ export class WalCheckpointer {
    * gap, instead of in the next commit (cutting a 4 MB WAL back to journal_size_limit made
    * that append pay ~2 ms). With no busy timeout it never waits: when another connection is
    * writing or reading old frames it checkpoints what it can, like PASSIVE, and reports busy.
+   * Past the backstop (`waitMs` > 0) it waits that long for them instead: that one commit pays
+   * the wait, and the WAL stays bounded when several processes keep it busy.
    */
-  private checkpoint(): void {
+  private checkpoint(waitMs = 0): void {
     this.pending = undefined;
     if (!this.db.open) return;
     // Never throws: in the gap there is no caller to tell (a throw would end the process), and
@@ -87,15 +98,25 @@ export class WalCheckpointer {
     // or auto-checkpoint does the work; an I/O error that persists fails a later write.
     const busyTimeout = this.guarded(() => this.db.pragma('busy_timeout', { simple: true }) as number);
     if (busyTimeout === undefined) return;
-    this.guarded(() => {
-      this.db.pragma('busy_timeout = 0');
-      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    const result = this.guarded(() => {
+      this.db.pragma(`busy_timeout = ${waitMs}`);
+      return this.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number }[];
     });
     this.guarded(() => this.db.pragma(`busy_timeout = ${busyTimeout}`));
-    // The next one comes after softBytes more of WAL, or once the WAL restarts. Until then a
-    // checkpoint that could not finish (a reader on old frames, another process's WAL that is
-    // never cut back) is not retried at every commit; the backstop still bounds the WAL.
-    this.mark = this.walBytes() + this.softBytes;
+    const size = this.walBytes();
+    // Another connection was checkpointing (SQLite does not wait for that lock, whatever the
+    // busy timeout): past the backstop the next commit tries again, since that one may not
+    // have truncated the WAL.
+    const lockedOut = result?.[0]?.busy === 1 && result[0].log === -1;
+    if (lockedOut && size >= this.backstopBytes) {
+      this.mark = this.backstopBytes;
+      return;
+    }
+    // Otherwise the next one comes after softBytes more of WAL (at the latest at the backstop,
+    // where it waits), or once the WAL restarts. Until then a checkpoint that could not finish
+    // (a reader on old frames, another process's WAL that is never cut back) is not retried at
+    // every commit; nor is one that waited in vain, so a stuck reader costs one wait per softBytes.
+    this.mark = waitMs > 0 ? size + this.softBytes : Math.min(size + this.softBytes, this.backstopBytes);
   }
 
   /** The WAL file's size; 0 when it cannot be read (checkpoints are then left to the backstop). */

@@ -9,9 +9,15 @@ import { createSqliteSessionStore } from '../src/sqlite-session-store.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const writer = fileURLToPath(new URL('./fixtures/wal-writer.ts', import.meta.url));
-const MB = 1024 * 1024;
 /** SQLite's auto-checkpoint, the backstop, runs at 2,000 frames of 4 KiB pages. */
 const BACKSTOP_BYTES = 2000 * (4096 + 24);
+/**
+ * Past the backstop a checkpoint waits for the other process, and retries at each commit while
+ * that process holds the checkpoint lock. On a loaded machine the holder can be descheduled
+ * for a while, so the WAL may pass the backstop by a few MB (11.4 MB seen with four times more
+ * runnable processes than cores); with no checkpoints that could finish it would reach ~165 MB.
+ */
+const WAL_BOUND_BYTES = 2 * BACKSTOP_BYTES;
 
 function runWriter(path: string, label: string, appends: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@strata/source', writer, path, label, String(appends)], { cwd: root });
@@ -37,7 +43,7 @@ describe('WAL checkpoints with several processes writing one file', () => {
       expect(run.stderr).not.toMatch(/SQLITE_BUSY|database is locked|StrataError|Error/);
       expect(run.code).toBe(0);
       const largest = Number(/^done \w+ (\d+)$/m.exec(run.stdout)?.[1]);
-      expect(largest).toBeLessThan(BACKSTOP_BYTES + MB);
+      expect(largest).toBeLessThan(WAL_BOUND_BYTES);
     }
     const raw = new Database(path, { readonly: true });
     try {
