@@ -20,10 +20,11 @@ import { runWorkerThroughputBench } from './scenarios/worker-throughput.js';
 import { runRetrievalQualityBench } from './scenarios/retrieval-quality.js';
 import { runPeersBench } from './scenarios/peers.js';
 import { runTopicsCompressionBench } from './scenarios/topics-compression.js';
+import { runLocomoBench } from './scenarios/locomo.js';
 
 /** Set in the process that runs one scenario. */
 const CHILD_ENV = 'STRATA_BENCH_SCENARIO_PROCESS';
-const SCENARIOS = ['retrieval-quality', 'peers', 'in-memory-latency', 'sqlite-latency', 'sqlite-knowledge-base', 'topics-compression', 'knowledge-bases', 'worker-throughput'];
+const SCENARIOS = ['locomo', 'retrieval-quality', 'peers', 'in-memory-latency', 'sqlite-latency', 'sqlite-knowledge-base', 'topics-compression', 'knowledge-bases', 'worker-throughput'];
 /** Scenarios that need a server (Chroma, Redis): run only when named, so a fresh clone runs the rest as is. */
 const ONLY_WHEN_NAMED = new Set(['knowledge-bases', 'worker-throughput']);
 
@@ -76,6 +77,8 @@ async function main(): Promise<void> {
     return;
   }
   const environment = describeEnvironment();
+  // real multi-session dialogue (../shared/evals/locomo-dev.json; skipped with a message when absent)
+  if (wants('locomo')) await runOne('locomo', isQuick, environment, () => runLocomoBench({ quick: isQuick }));
   if (wants('retrieval-quality')) await runOne('retrieval-quality', isQuick, environment, () => runRetrievalQualityBench({ quick: isQuick }));
   if (wants('peers')) await runOne('peers', isQuick, environment, () => runPeersBench({ quick: isQuick }));
   for (const { result, target, sizes } of plan(isQuick)) {
@@ -90,9 +93,11 @@ async function main(): Promise<void> {
   if (wants('worker-throughput')) await runOne('worker-throughput', isQuick, environment, () => runWorkerThroughputBench({ quick: isQuick }));
 }
 
-async function runOne(result: string, isQuick: boolean, environment: Environment, scenario: () => Promise<Omit<BenchResult, 'name' | 'isQuick' | 'environment'>>): Promise<void> {
+/** Runs one scenario and writes its results; a scenario that returns null was skipped (it said why) and writes nothing. */
+async function runOne(result: string, isQuick: boolean, environment: Environment, scenario: () => Promise<Omit<BenchResult, 'name' | 'isQuick' | 'environment'> | null>): Promise<void> {
   const started = process.hrtime.bigint();
   const output = await scenario();
+  if (output === null) return;
   const markdown = await writeResults({ name: result, isQuick, environment, ...output });
   process.stdout.write(`${markdown}\n`);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;

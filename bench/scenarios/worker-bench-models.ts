@@ -1,4 +1,4 @@
-import { ExtractiveSummarizer, HashingEmbeddings, HeuristicFactExtractor, TiktokenTokenCounter } from '@strata/core';
+import { ExtractiveSummarizer, HashingEmbeddings, ObservationFactExtractor, TiktokenTokenCounter } from '@strata/core';
 import type { DeriveModels } from '@strata/core';
 
 export const BENCH_DIMENSIONS = 64;
@@ -20,7 +20,7 @@ export function instantModels(): Omit<DeriveModels, 'policy'> {
 export function offlineModels(): Omit<DeriveModels, 'policy'> {
   return {
     summarizer: new ExtractiveSummarizer({ tokens: new TiktokenTokenCounter() }),
-    extractor: new HeuristicFactExtractor(),
+    extractor: new ObservationFactExtractor(),
     embeddings: new HashingEmbeddings({ dimensions: BENCH_DIMENSIONS }),
   };
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { EmbeddingsInterface } from '@langchain/core/embeddings';
 import { OpenAIEmbeddings } from '@langchain/openai';
 import {
-  createMemory, ExtractiveSummarizer, HashingEmbeddings, HeuristicFactExtractor, LinearThreadSelector, LlmThreadSelector, StrataError, TiktokenTokenCounter,
+  createMemory, ExtractiveSummarizer, HashingEmbeddings, LinearThreadSelector, LlmThreadSelector, ObservationFactExtractor, StrataError, TiktokenTokenCounter,
   type FactExtractor, type ThreadSelector, type KnowledgeBase, type Memory, type PolicyInput, type Summarizer, type TokenCounter,
 } from '@strata/core';
 import { createChromaKnowledgeBase } from '@strata/kb-chroma';
@@ -81,7 +81,7 @@ function wireModels(config: Pick<CliConfig, 'llm' | 'embeddings'>): Models {
   const hashing = new HashingEmbeddings();
   return {
     summarizer: llm?.summarizer ?? new ExtractiveSummarizer({ tokens }),
-    extractor: llm?.extractor ?? new HeuristicFactExtractor(),
+    extractor: llm?.extractor ?? new ObservationFactExtractor(),
     embeddings: remote ?? hashing,
     embeddingsModel: config.embeddings ? { name: config.embeddings.model, dimensions: config.embeddings.dimensions } : { name: hashing.modelName, dimensions: hashing.dimensions },
     tokens,

@@ -25,10 +25,12 @@ describe('strata topics: the conversation tree and topic stats', () => {
   it('inspect shows each topic with its state, memory type, half-life, accesses and active / compressed turns', async () => {
     const { stdout } = await runCli(['inspect', sessionId], { env });
     expect(stdout).toMatch(/Topics \(decay and cold storage\)\ntopic\s+state\s+memory\s+half-life\s+priority\s+importance\s+accesses\s+active\s+compressed\s+stored \/ text/);
-    expect(stdout).toMatch(/Are the Berlin bike lanes good for …\s+active\s+short-term\s+24h\s+0\.\d{3}\s+0\.50\s+\d+\s+\d+\s+0\s+\d+ \/ \d+ B/);
+    // the chat's replies search memory, so each topic has a few accesses (the half-life doubles every 3)
+    expect(stdout).toMatch(/Are the Berlin bike lanes good for …\s+active\s+short-term\s+(24|48)h\s+0\.\d{3}\s+0\.50\s+\d+\s+\d+\s+0\s+\d+ \/ \d+ B/);
     const data = json<{ topics: TopicReport[] }>(await runCli(['inspect', sessionId, '--json'], { env }));
     expect(data.topics.length).toBeGreaterThanOrEqual(2);
     expect(data.topics.reduce((n, t) => n + t.activeMessages + t.compressedMessages, 0)).toBe(3);
-    expect(data.topics[0]).toMatchObject({ isActive: true, memoryType: 'short-term', halfLifeMs: 86_400_000, compressedMessages: 0 });
+    expect(data.topics[0]).toMatchObject({ isActive: true, memoryType: 'short-term', compressedMessages: 0 });
+    for (const topic of data.topics) expect(topic.halfLifeMs).toBe(86_400_000 * 2 ** Math.floor(topic.accessCount / 3));
   });
 });

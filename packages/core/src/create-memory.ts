@@ -7,8 +7,9 @@ import { createInMemorySessionStore } from './adapters/in-memory-session-store.j
 import { createInProcessJobQueue } from './adapters/in-process-job-queue.js';
 import { ExtractiveSummarizer } from './models/extractive-summarizer.js';
 import { HashingEmbeddings } from './models/hashing-embeddings.js';
-import { HeuristicFactExtractor } from './models/heuristic-fact-extractor.js';
+import { ObservationFactExtractor } from './models/observation-fact-extractor.js';
 import { TiktokenTokenCounter } from './models/tiktoken-token-counter.js';
+import { fallbackExtractorFor } from './services/derive-fallback.js';
 import { Memory } from './services/memory.js';
 import { LinearThreadSelector } from './models/linear-thread-selector.js';
 import type { SessionStore } from './ports/session-store.js';
@@ -37,7 +38,7 @@ const optionsSchema = z.object({
 /**
  * Creates a memory. Every port is injectable; what is not given defaults to the in-process,
  * offline implementations (in-memory store and KB, in-process queue, extractive summarizer,
- * heuristic fact extractor, hashing embeddings, tiktoken o200k counting). With an LLM-backed
+ * observation fact extractor, hashing embeddings, tiktoken o200k counting). With an LLM-backed
  * summarizer or extractor, the offline one is its fallback (degraded mode).
  * @throws StrataError CONFIG_INVALID when an option is malformed.
  * @example
@@ -48,13 +49,17 @@ const optionsSchema = z.object({
  */
 export async function createMemory(options: MemoryOptions = {}): Promise<Memory> {
   parseWith(optionsSchema, options, 'createMemory options', 'Pass ports implementing the interfaces exported by @strata/core.', 'CONFIG_INVALID');
-  const policy = parseWith(policySchema, options.policy ?? {}, 'policy', 'See the Policy type for the fields and their ranges.', 'CONFIG_INVALID');
+  const parsed = parseWith(policySchema, options.policy ?? {}, 'policy', 'See the Policy type for the fields and their ranges.', 'CONFIG_INVALID');
+  const embeddings = options.embeddings ?? new HashingEmbeddings();
+  // Resolved once here: hashing vectors add noise to real dialogue, a real model earns its place.
+  const vectorWeight = parsed.context.vectorWeight ?? (embeddings instanceof HashingEmbeddings ? 0 : 1);
+  const policy = { ...parsed, context: { ...parsed.context, vectorWeight } };
   const tokens = options.tokens ?? new TiktokenTokenCounter();
   const summarizer = options.summarizer ?? new ExtractiveSummarizer({ tokens });
-  const extractor = options.extractor ?? new HeuristicFactExtractor();
+  const extractor = options.extractor ?? new ObservationFactExtractor();
   // An offline primary is never degraded: it has no fallback.
   const fallbackSummarizer = options.fallbackSummarizer ?? (summarizer instanceof ExtractiveSummarizer ? undefined : new ExtractiveSummarizer({ tokens }));
-  const fallbackExtractor = options.fallbackExtractor ?? (extractor instanceof HeuristicFactExtractor ? undefined : new HeuristicFactExtractor());
+  const fallbackExtractor = fallbackExtractorFor(extractor, options.fallbackExtractor);
   // The schema checked that a given store implements TopicStore too.
   const store = (options.store ?? (await createInMemorySessionStore())) as SessionStore & TopicStore;
   const memory = new Memory({
@@ -67,7 +72,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     extractor,
     ...(fallbackSummarizer ? { fallbackSummarizer } : {}),
     ...(fallbackExtractor ? { fallbackExtractor } : {}),
-    embeddings: options.embeddings ?? new HashingEmbeddings(),
+    embeddings,
     tokens,
     clock: options.clock ?? { now: () => Date.now() },
     policy,

@@ -23,7 +23,7 @@ export type { JobUsage, ModelUsage, RederiveTarget } from './domain/jobs.js';
 export type { DerivationStats, MemoryStats } from './services/derivation-stats.js';
 
 export type {
-  FactFilter, JobFilter, LexicalHit, LexicalKind, LexicalQuery, MessageFilter, SessionFilter, SessionStore,
+  FactFilter, JobFilter, LexicalHit, LexicalKind, LexicalQuery, MessageFilter, SeqRange, SessionFilter, SessionStore,
   StoreOp, SummaryFilter, WriteBatch, WriteReceipt,
 } from './ports/session-store.js';
 export type { KnowledgeBase, KnowledgeEntry, KnowledgeFilter, KnowledgeKind, KnowledgeMatch, KnowledgeQuery } from './ports/knowledge-base.js';
@@ -35,6 +35,9 @@ export type { UsageListener } from './ports/models.js';
 
 export { analyzeText, isStopWord } from './lexical/analyze.js';
 export { Bm25Index } from './lexical/bm25-index.js';
+export { turnLexicalText } from './lexical/turn-lexical-text.js';
+export type { TurnLexicalFields } from './lexical/turn-lexical-text.js';
+export { factLexicalText, isProfilePredicate } from './lexical/fact-lexical-text.js';
 export { slotKey, isSameObject } from './engine/reconcile-facts.js';
 export { jobKey } from './engine/ids.js';
 
@@ -47,6 +50,7 @@ export type { InProcessJobQueueOptions } from './adapters/in-process-job-queue.j
 
 export { ExtractiveSummarizer } from './models/extractive-summarizer.js';
 export { HeuristicFactExtractor } from './models/heuristic-fact-extractor.js';
+export { ObservationFactExtractor } from './models/observation-fact-extractor.js';
 export { HashingEmbeddings } from './models/hashing-embeddings.js';
 export { TiktokenTokenCounter } from './models/tiktoken-token-counter.js';
 export { CharTokenCounter } from './models/char-token-counter.js';

@@ -142,7 +142,8 @@ describe('DESIGN invariants', () => {
   });
 
   it('6. the knowledge base is an index: rebuilt from the store, it answers as before', async () => {
-    const { memory, knowledge } = await createTestMemory();
+    // vector ranking on, so that what the KB holds shows in search (the hashing default leaves it out)
+    const { memory, knowledge } = await createTestMemory({ policy: { immediate: { maxMessages: 6, minMessages: 2 }, working: { batchMessages: 3, maxSummaries: 3 }, context: { vectorWeight: 1 } } });
     const s = await memory.sessions.create({ namespace: 'n' });
     for (const m of chat(24)) await memory.append(s.id, m);
     await memory.flush();

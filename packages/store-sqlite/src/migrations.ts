@@ -5,6 +5,9 @@ import { StrataError } from '@strata/core';
  * Schema versions, applied in order and recorded in `PRAGMA user_version`. Never edit a
  * released migration: add the next one. Each runs in one transaction.
  */
+/** A fact's predicate kind: `pet:dog` -> `pet`. The same expression in the index and in queries, so the index is used. */
+export const predicateKindSql = (column: string): string => `(CASE WHEN instr(${column}, ':') > 0 THEN substr(${column}, 1, instr(${column}, ':') - 1) ELSE ${column} END)`;
+
 export const MIGRATIONS: readonly { version: number; description: string; up: (db: Database.Database) => void }[] = [
   {
     version: 1,
@@ -177,6 +180,11 @@ export const MIGRATIONS: readonly { version: number; description: string; up: (d
         DROP TABLE summaries_fts;
         DROP TABLE facts_fts;
       `),
+  },
+  {
+    version: 5,
+    description: "index facts by namespace and predicate kind (before ':'), for the profile read by every getContext",
+    up: (db) => db.exec(`CREATE INDEX facts_by_kind ON facts (namespace, ${predicateKindSql('predicate')}, valid_to);`),
   },
 ];
 

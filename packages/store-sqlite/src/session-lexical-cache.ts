@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { InMemoryLexicalIndex, restoreText } from '@strata/core';
+import { factLexicalText, InMemoryLexicalIndex, restoreText, turnLexicalText } from '@strata/core';
 import type { LexicalHit, LexicalKind, LexicalQuery, StoreOp, StoredMessage } from '@strata/core';
 
 const EPOCH_SQL = "SELECT value FROM knowledge_meta WHERE key = 'lexical_epoch'";
@@ -43,9 +43,11 @@ export class SessionLexicalCache {
       epoch: db.prepare<[], { value: string }>(EPOCH_SQL),
       bump: db.prepare<[], number>(BUMP_SQL).pluck(),
       // A cold turn's text is in content_z (compressed); it is indexed like any other.
-      turns: db.prepare<[string], { id: string; session_id: string; content: string; content_z: Buffer | null }>('SELECT id, session_id, content, content_z FROM messages WHERE namespace = ?'),
+      turns: db.prepare<[string], { id: string; session_id: string; content: string; content_z: Buffer | null; name: string | null; created_at: number }>(
+        'SELECT id, session_id, content, content_z, name, created_at FROM messages WHERE namespace = ?',
+      ),
       summaries: db.prepare<[string], { id: string; session_id: string; text: string }>('SELECT id, session_id, text FROM summaries WHERE namespace = ?'),
-      facts: db.prepare<[string], { id: string; text: string }>('SELECT id, text FROM facts WHERE namespace = ? AND valid_to IS NULL'),
+      facts: db.prepare<[string], { id: string; text: string; predicate: string }>('SELECT id, text, predicate FROM facts WHERE namespace = ? AND valid_to IS NULL'),
     };
   }
 
@@ -84,7 +86,7 @@ export class SessionLexicalCache {
     if (this.loaded.size === 0) return;
     // A deleted session takes its turns and summaries along, whose ids the op does not list.
     if (ops.some((op) => op.type === 'delete' && op.sessions?.length)) return this.reset(this.seenEpoch);
-    for (const message of stored) this.queueAdd(message.namespace, { kind: 'turn', id: message.id, sessionId: message.sessionId }, message.content);
+    for (const message of stored) this.queueAdd(message.namespace, { kind: 'turn', id: message.id, sessionId: message.sessionId }, turnLexicalText(message));
     for (const op of ops) this.queueOp(op);
     if (this.applying === undefined && this.pending.length > 0) {
       this.applying = setImmediate(() => this.applyPending());
@@ -102,7 +104,7 @@ export class SessionLexicalCache {
       for (const s of op.summaries) this.queueAdd(s.namespace, { kind: 'summary', id: s.id, sessionId: s.sessionId }, s.text);
     } else if (op.type === 'putFacts') {
       for (const f of op.facts) {
-        if (f.validTo === undefined) this.queueAdd(f.namespace, { kind: 'fact', id: f.id, sessionId: null }, f.text);
+        if (f.validTo === undefined) this.queueAdd(f.namespace, { kind: 'fact', id: f.id, sessionId: null }, factLexicalText(f));
         else this.queueRemove('fact', [f.id]);
       }
     } else if (op.type === 'delete') {
@@ -144,9 +146,12 @@ export class SessionLexicalCache {
   }
 
   private load(namespace: string): void {
-    for (const row of this.statements.turns.iterate(namespace)) this.index.add(namespace, { kind: 'turn', id: row.id, sessionId: row.session_id }, row.content_z ? restoreText(row.content_z) : row.content);
+    for (const row of this.statements.turns.iterate(namespace)) {
+      const content = row.content_z ? restoreText(row.content_z) : row.content;
+      this.index.add(namespace, { kind: 'turn', id: row.id, sessionId: row.session_id }, turnLexicalText({ content, name: row.name ?? undefined, createdAt: row.created_at }));
+    }
     for (const row of this.statements.summaries.iterate(namespace)) this.index.add(namespace, { kind: 'summary', id: row.id, sessionId: row.session_id }, row.text);
-    for (const row of this.statements.facts.iterate(namespace)) this.index.add(namespace, { kind: 'fact', id: row.id, sessionId: null }, row.text);
+    for (const row of this.statements.facts.iterate(namespace)) this.index.add(namespace, { kind: 'fact', id: row.id, sessionId: null }, factLexicalText(row));
     this.loaded.add(namespace);
   }
 

@@ -1,4 +1,5 @@
 import type { Fact, FactFilter, JobFilter, JobRecord, MessageFilter, Session, SessionFilter, StoredMessage, Summary, SummaryFilter } from '@strata/core';
+import { predicateKindSql } from './migrations.js';
 import { toFact, toJob, toMessage, toSession, toSummary } from './session-rows.js';
 import type { FactRow, JobRow, MessageRow, SessionRow, SummaryRow, WithSources } from './session-rows.js';
 import type { StatementCache } from './session-statement-cache.js';
@@ -15,6 +16,10 @@ const SUMMARY_COLUMNS = 's.id, s.session_id, s.namespace, s.level, s.from_seq, s
 const FACT_COLUMNS =
   'f.id, f.namespace, f.subject, f.predicate, f.object, f.text, f.valid_from, f.valid_to, f.superseded_by, f.confidence, f.created_at, f.degraded';
 const IN_LIST = 'IN (SELECT value FROM json_each(?))';
+
+/** Rows in any of the bound JSON array's seq ranges: each range is a seek on the (session_id, seq) index. */
+const IN_SEQ_RANGES = `rowid IN (SELECT m.rowid FROM json_each(?) r JOIN messages m
+  ON m.session_id = json_extract(r.value, '$.sessionId') AND m.seq BETWEEN json_extract(r.value, '$.fromSeq') AND json_extract(r.value, '$.toSeq'))`;
 
 /** `sourceMessageIds` of each row, in their stored order, from the provenance table. */
 const sourcesOf = (kind: 'summary' | 'fact', alias: string): string =>
@@ -65,7 +70,8 @@ export function selectMessages(cache: StatementCache, filter: MessageFilter): St
     .add(`id ${IN_LIST}`, filter.ids)
     .add('namespace = ?', filter.namespace)
     .add('seq >= ?', filter.fromSeq)
-    .add('seq <= ?', filter.toSeq);
+    .add('seq <= ?', filter.toSeq)
+    .add(IN_SEQ_RANGES, filter.seqRanges);
   const base = `SELECT ${MESSAGE_COLUMNS} FROM messages${conditions.where()}`;
   const rows = newestLast(cache, base, 'session_id, seq', conditions.params, filter.last) as MessageRow[];
   return rows.map(toMessage);
@@ -90,6 +96,7 @@ export function selectFacts(cache: StatementCache, filter: FactFilter): Fact[] {
     .add('f.namespace = ?', filter.namespace)
     .add('f.subject = ?', filter.subject)
     .add('f.predicate = ?', filter.predicate)
+    .add(`${predicateKindSql('f.predicate')} ${IN_LIST}`, filter.predicateKinds)
     .add(derivedFrom('fact', 'f'), filter.sourceMessageIds);
   if (filter.includeSuperseded !== true) conditions.addClause('f.valid_to IS NULL');
   // `+f.valid_from`: sorting the few rows of a slot is cheap, but letting the planner walk

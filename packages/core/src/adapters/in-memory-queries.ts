@@ -3,6 +3,7 @@ import type { StoredMessage } from '../domain/message.js';
 import type { Session } from '../domain/session.js';
 import type { FactFilter, JobFilter, MessageFilter, SessionFilter, SummaryFilter } from '../ports/session-store.js';
 import { isCurrentFact, lowerBound, type InMemoryTables } from './in-memory-tables.js';
+import { predicateKind } from '../lexical/fact-lexical-text.js';
 
 /*
  * The read side of the in-memory store: filters and orderings exactly as the SessionStore
@@ -32,6 +33,15 @@ export function selectMessages(tables: InMemoryTables, filter: MessageFilter): S
 
 /** Narrows the scan: a seq window of one session, a set of ids, or everything. */
 function messageCandidates(tables: InMemoryTables, filter: MessageFilter): StoredMessage[] {
+  if (filter.seqRanges !== undefined) {
+    const found = new Map<string, StoredMessage>();
+    for (const range of filter.seqRanges) {
+      if (filter.sessionId !== undefined && range.sessionId !== filter.sessionId) continue;
+      const list = tables.sessionMessages(range.sessionId);
+      for (const m of list.slice(lowerBound(list, range.fromSeq), lowerBound(list, range.toSeq + 1))) found.set(m.id, m);
+    }
+    return [...found.values()];
+  }
   if (filter.sessionId !== undefined) {
     const list = tables.sessionMessages(filter.sessionId);
     const start = filter.fromSeq === undefined ? 0 : lowerBound(list, filter.fromSeq);
@@ -66,8 +76,10 @@ export function selectFacts(tables: InMemoryTables, filter: FactFilter): Fact[] 
   const { namespace, subject, predicate } = filter;
   const ids = filter.ids === undefined ? undefined : new Set(filter.ids);
   const sources = filter.sourceMessageIds === undefined ? undefined : new Set(filter.sourceMessageIds);
+  const kinds = filter.predicateKinds === undefined ? undefined : new Set(filter.predicateKinds);
   let rows: Fact[];
   if (filter.ids !== undefined) rows = lookup(tables.facts, filter.ids);
+  else if (namespace !== undefined && filter.predicateKinds !== undefined) rows = tables.kindFacts(namespace, filter.predicateKinds);
   else if (namespace !== undefined) rows = tables.namespaceFacts(namespace);
   else rows = [...tables.facts.values()];
   return rows
@@ -75,6 +87,7 @@ export function selectFacts(tables: InMemoryTables, filter: FactFilter): Fact[] 
     .filter((fact) => namespace === undefined || fact.namespace === namespace)
     .filter((fact) => subject === undefined || fact.subject === subject)
     .filter((fact) => predicate === undefined || fact.predicate === predicate)
+    .filter((fact) => kinds === undefined || kinds.has(predicateKind(fact.predicate)))
     .filter((fact) => sources === undefined || fact.sourceMessageIds.some((id) => sources.has(id)))
     .filter((fact) => filter.includeSuperseded === true || isCurrentFact(fact))
     .sort((a, b) => a.validFrom - b.validFrom || compareIds(a.id, b.id));

@@ -2,6 +2,8 @@ import type { Fact, JobRecord, Summary } from '../domain/derived.js';
 import type { StoredMessage } from '../domain/message.js';
 import type { Session } from '../domain/session.js';
 import { restoreText } from '../engine/cold-text.js';
+import { turnLexicalText } from '../lexical/turn-lexical-text.js';
+import { factLexicalText, predicateKind } from '../lexical/fact-lexical-text.js';
 import { InMemoryLexicalIndex } from './in-memory-lexical-index.js';
 import { InMemoryTopicTables } from './in-memory-topic-tables.js';
 import { Table, UndoLog } from './in-memory-table.js';
@@ -18,6 +20,8 @@ export class InMemoryTables {
   private readonly summariesBySession = new Map<string, Map<string, Summary>>();
   private readonly jobsBySession = new Map<string, Map<string, JobRecord>>();
   private readonly factsByNamespace = new Map<string, Map<string, Fact>>();
+  /** Facts by namespace and predicate kind, so a profile read does not walk every fact. */
+  private readonly factsByKind = new Map<string, Map<string, Fact>>();
 
   readonly sessions = new Table<Session>((session) => session.id, this.undo);
   readonly topic = new InMemoryTopicTables(this.undo);
@@ -25,7 +29,7 @@ export class InMemoryTables {
   readonly messages = new Table<StoredMessage>((message) => message.id, this.undo, {
     attach: (message) => {
       insertBySeq(this.messagesBySession, message);
-      this.lexical.add(message.namespace, turnEntry(message), this.textOf(message));
+      this.lexical.add(message.namespace, turnEntry(message), turnLexicalText({ ...message, content: this.textOf(message) }));
     },
     detach: (message) => {
       removeBySeq(this.messagesBySession, message);
@@ -48,13 +52,15 @@ export class InMemoryTables {
   readonly facts = new Table<Fact>((fact) => fact.id, this.undo, {
     attach: (fact) => {
       addToGroup(this.factsByNamespace, fact.namespace, fact.id, fact);
+      addToGroup(this.factsByKind, kindGroup(fact.namespace, predicateKind(fact.predicate)), fact.id, fact);
       // Superseded facts stay in the table for history but leave the lexical index.
       if (isCurrentFact(fact)) {
-        this.lexical.add(fact.namespace, { kind: 'fact', id: fact.id, sessionId: null }, fact.text);
+        this.lexical.add(fact.namespace, { kind: 'fact', id: fact.id, sessionId: null }, factLexicalText(fact));
       }
     },
     detach: (fact) => {
       removeFromGroup(this.factsByNamespace, fact.namespace, fact.id);
+      removeFromGroup(this.factsByKind, kindGroup(fact.namespace, predicateKind(fact.predicate)), fact.id);
       this.lexical.remove(fact.namespace, 'fact', fact.id);
     },
   });
@@ -92,6 +98,15 @@ export class InMemoryTables {
   namespaceFacts(namespace: string): Fact[] {
     return [...(this.factsByNamespace.get(namespace)?.values() ?? [])];
   }
+
+  /** Facts of a namespace whose predicate kind is one of `kinds`. */
+  kindFacts(namespace: string, kinds: readonly string[]): Fact[] {
+    return [...new Set(kinds)].flatMap((kind) => [...(this.factsByKind.get(kindGroup(namespace, kind))?.values() ?? [])]);
+  }
+}
+
+function kindGroup(namespace: string, kind: string): string {
+  return `${namespace}\u0000${kind}`;
 }
 
 /** A fact is current until supersession sets its `validTo`. */

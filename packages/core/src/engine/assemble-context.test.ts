@@ -7,16 +7,29 @@ const item = (section: Section, id: string, tokens: number, order: number, extra
 });
 
 const base = {
-  shares: { working: 0.2, facts: 0.2, recall: 0.1, recent: 0.5 },
+  shares: { working: 0.2, profile: 0, facts: 0.2, recall: 0.1, recent: 0.5 },
   memoryOverhead: 5,
-  headingTokens: { working: 3, facts: 3, recall: 3 },
+  headingTokens: { working: 3, profile: 3, facts: 3, recall: 3 },
 };
-const empty = { working: [], facts: [], recall: [], recent: [] };
+const empty = { working: [], profile: [], facts: [], recall: [], recent: [] };
 
 describe('assembleContext', () => {
+  it('gives the profile its share whatever else competes, and lets its unused share flow on', () => {
+    const candidates = {
+      ...empty,
+      profile: [item('profile', 'p1', 8, 1, { kind: 'fact' }), item('profile', 'p2', 8, 2, { kind: 'fact' })],
+      recall: Array.from({ length: 20 }, (_, i) => item('recall', `r${i}`, 10, i)),
+    };
+    const out = assembleContext({ ...base, shares: { ...base.shares, profile: 0.3, recent: 0.2 }, budgetTokens: 100, candidates });
+    expect(out.included.profile.map((i) => i.id)).toEqual(['p1', 'p2']);
+    const without = assembleContext({ ...base, shares: { ...base.shares, profile: 0.3, recent: 0.2 }, budgetTokens: 100, candidates: { ...candidates, profile: [] } });
+    expect(without.included.recall.length).toBeGreaterThan(out.included.recall.length);
+  });
+
   it('never exceeds the budget and lists every candidate in the manifest', () => {
     const candidates = {
       working: [item('working', 'w1', 30, 1)],
+      profile: [],
       facts: [item('facts', 'f1', 10, 1), item('facts', 'f2', 10, 2)],
       recall: [item('recall', 'r1', 40, 1)],
       recent: [item('recent', 't3', 20, 3), item('recent', 't2', 20, 2), item('recent', 't1', 20, 1)],

@@ -1,6 +1,7 @@
 import type { ItemKind, ManifestItem, Tier } from '../domain/retrieval.js';
 
-export type Section = 'working' | 'facts' | 'recall' | 'recent';
+/** `profile`: current facts about the people, offered to every context whatever the query. */
+export type Section = 'working' | 'profile' | 'facts' | 'recall' | 'recent';
 
 /** A candidate for the context, rendered and costed. */
 export interface ContextItem {
@@ -39,8 +40,8 @@ export interface Assembly {
   tokens: number;
 }
 
-const FIRST_PASS: Section[] = ['recent', 'facts', 'working', 'recall'];
-const FLOW_ORDER: Section[] = ['recent', 'facts', 'recall', 'working'];
+const FIRST_PASS: Section[] = ['recent', 'profile', 'facts', 'working', 'recall'];
+const FLOW_ORDER: Section[] = ['recent', 'facts', 'recall', 'profile', 'working'];
 
 /**
  * Packs candidates into a token budget. Each section first gets its share; the unused
@@ -88,7 +89,7 @@ class PackState {
   private overheadFor(section: Section): number {
     if (section === 'recent') return 0;
     let cost = 0;
-    const memoryEmpty = (['working', 'facts', 'recall'] as const).every((s) => (this.taken.get(s) ?? []).length === 0);
+    const memoryEmpty = (['working', 'profile', 'facts', 'recall'] as const).every((s) => (this.taken.get(s) ?? []).length === 0);
     if (memoryEmpty) cost += this.input.memoryOverhead;
     if ((this.taken.get(section) ?? []).length === 0) cost += this.input.headingTokens[section];
     return cost;
@@ -107,7 +108,7 @@ class PackState {
   result(): Assembly {
     const included = {} as Record<Section, ContextItem[]>;
     const manifest: ManifestItem[] = [];
-    for (const section of ['working', 'facts', 'recall', 'recent'] as const) {
+    for (const section of ['working', 'profile', 'facts', 'recall', 'recent'] as const) {
       const taken = new Set(this.taken.get(section) ?? []);
       included[section] = [...taken].sort((a, b) => a.order - b.order);
       for (const item of this.input.candidates[section]) {

@@ -13,6 +13,14 @@ describe('fuseRankings', () => {
     expect(fused[0]?.score).toBeCloseTo(2 / 61, 10);
   });
 
+  it('weights each list; a list of weight 0 adds nothing', () => {
+    const fused = fuseRankings([['a', 'b'], ['c', 'b']], 60, [1, 0.5]);
+    expect(fused.map((f) => f.id)).toEqual(['b', 'a', 'c']);
+    expect(fused[0]?.score).toBeCloseTo(1 / 62 + 0.5 / 62, 10);
+    expect(fused[2]?.score).toBeCloseTo(0.5 / 61, 10);
+    expect(fuseRankings([['a'], ['z']], 60, [1, 0]).map((f) => f.id)).toEqual(['a']);
+  });
+
   it('handles empty lists', () => {
     expect(fuseRankings([[], []])).toEqual([]);
   });

@@ -4,6 +4,7 @@ import { StrataError } from '../errors/strata-error.js';
 import { CharTokenCounter } from './char-token-counter.js';
 import { ExtractiveSummarizer } from './extractive-summarizer.js';
 import { splitSentences } from './split-sentences.js';
+import { parseSummaryLines } from './summary-lines.js';
 import { TiktokenTokenCounter } from './tiktoken-token-counter.js';
 
 const T0 = Date.parse('2026-11-20T10:00:00Z');
@@ -12,11 +13,10 @@ function turns(...pairs: [TranscriptTurn['role'], string][]): TranscriptTurn[] {
   return pairs.map(([role, content], i) => ({ id: `m${i + 1}`, seq: i + 1, role, content, createdAt: T0 + i * 1000 }));
 }
 
-/** Every output sentence, label removed, must be a verbatim piece of the input. */
-function expectExtractive(output: string, input: string): void {
-  for (const line of output.split('\n')) {
-    const body = line.replace(/^[\p{L}_][\p{L}\p{N}_ .'-]{0,39}: /u, '');
-    for (const sentence of splitSentences(body)) expect(input).toContain(sentence);
+/** Every output sentence, day, label and ellipsis removed, must be a verbatim piece of the input. */
+export function expectExtractive(output: string, input: string): void {
+  for (const { text } of parseSummaryLines(output)) {
+    for (const sentence of splitSentences(text)) expect(input).toContain(sentence.replace(/…$/u, ''));
   }
 }
 
@@ -42,7 +42,7 @@ describe('ExtractiveSummarizer.summarize', () => {
     const { text } = await summarizer.summarize({ turns: chat, maxTokens: 1000 });
     expect(text).toBe(
       [
-        'User: I moved to Berlin last March. I work as a nurse at Charité.',
+        '[20 November 2026] User: I moved to Berlin last March. I work as a nurse at Charité.',
         'Assistant: Nice to meet you. Berlin is a great city. How can I help you today?',
         'User: I want to plan a trip to Tokyo in April. My budget is 2000 euros.',
         'Assistant: Tokyo in April is cherry blossom season. Do you prefer hotels or hostels?',
@@ -79,25 +79,24 @@ describe('ExtractiveSummarizer.summarize', () => {
       ['user', 'My sister Anna is visiting me in Hamburg next week.'],
     );
     const { text } = await summarizer.summarize({ turns: batch, previousSummary, maxTokens: 20 });
-    expect(text).toBe('User: My sister Anna is visiting me in Hamburg next week.');
+    expect(text).toBe('[20 November 2026] User: My sister Anna is visiting me in Hamburg next week.');
   });
 
-  it('truncates the best sentence when none fits whole', async () => {
-    const batch = turns(['user', 'I decided to move to Lisbon in 2027 because my partner Maria got a job offer there.']);
-    const { text } = await summarizer.summarize({ turns: batch, maxTokens: 8 });
-    expect(tokens.count(text)).toBeLessThanOrEqual(8);
-    expect(text.startsWith('User: I decided')).toBe(true);
-    expectExtractive(text, batch[0]?.content ?? '');
+  it('shortens the best sentence at a clause end, with an ellipsis, when none fits whole', async () => {
+    const batch = turns(['user', 'I decided to move to Lisbon in 2027, because my partner Marta got a job offer there.']);
+    const { text } = await summarizer.summarize({ turns: batch, maxTokens: 24 });
+    expect(text).toBe('[20 November 2026] User: I decided to move to Lisbon in 2027…');
+    expect(tokens.count(text)).toBeLessThanOrEqual(24);
   });
 
   it('returns at least one sentence even of small talk, and nothing for no turns', async () => {
-    expect((await summarizer.summarize({ turns: turns(['user', 'Ok!']), maxTokens: 50 })).text).toBe('User: Ok!');
+    expect((await summarizer.summarize({ turns: turns(['user', 'Ok!']), maxTokens: 50 })).text).toBe('[20 November 2026] User: Ok!');
     expect((await summarizer.summarize({ turns: [], maxTokens: 50 })).text).toBe('');
   });
 
   it('labels tool turns with the tool name', async () => {
     const batch: TranscriptTurn[] = [{ id: 't', seq: 1, role: 'tool', name: 'weather', content: 'Berlin: 4 degrees, rain.', createdAt: T0 }];
-    expect((await summarizer.summarize({ turns: batch, maxTokens: 50 })).text).toBe('weather: Berlin: 4 degrees, rain.');
+    expect((await summarizer.summarize({ turns: batch, maxTokens: 50 })).text).toBe('[20 November 2026] weather: Berlin: 4 degrees, rain.');
   });
 
   it.each([0, -5, 2.5, Number.NaN])('rejects maxTokens %s', async (maxTokens) => {
@@ -108,6 +107,7 @@ describe('ExtractiveSummarizer.summarize', () => {
     ['tiktoken', new TiktokenTokenCounter(), 200],
     ['chars/4', new CharTokenCounter(), 200],
     ['tiktoken tiny', new TiktokenTokenCounter(), 3],
+    ['tiktoken small', new TiktokenTokenCounter(), 12],
   ])('never exceeds the budget on a long input (%s)', async (_, counter, maxTokens) => {
     const long = turns(
       ...Array.from({ length: 60 }, (_, i): [TranscriptTurn['role'], string] => [

@@ -2,166 +2,139 @@ import type { TranscriptTurn } from '../domain/jobs.js';
 import { StrataError } from '../errors/strata-error.js';
 import { analyzeText } from '../lexical/analyze.js';
 import type { ConsolidateInput, SummarizeInput, Summarizer, TokenCounter } from '../ports/models.js';
+import { cutAtBoundary } from './cut-at-boundary.js';
+import { scoreSummaryUnits, type SummaryUnit } from './score-summary-units.js';
 import { splitSentences } from './split-sentences.js';
+import { formatDay, parseSummaryLines, renderSummaryLines, type SummaryLine } from './summary-lines.js';
 
 export interface ExtractiveSummarizerOptions {
   /** The counter the output must fit: the same one the engine budgets with. */
   tokens: TokenCounter;
 }
 
-/** A sentence of the input, with the speaker label and line it is rendered under. */
-interface Unit {
-  label: string | undefined;
-  text: string;
-  /** Consecutive units of one group render as one line ("User: a. b."). */
-  group: number;
-  terms: string[];
-  /** Multiplies the lexical score (recency, coverage by the previous summary). */
-  weight: number;
-}
+// Past this many units tried, an input whose best sentences cannot be shortened yields nothing.
+const TRUNCATION_TRIES = 5;
 
-// Statements that tend to stay true or matter later: identity, preferences, decisions, plans.
-const DURABLE = /\b(?:i am|i'm|my|i live|i work|i like|i love|i hate|i prefer|plan|planning|will|i'll|decided|going to|moved)\b/i;
-const DATE_WORD = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\d/i;
-const NOT_PROPER = new Set(['I', "I'm", 'I’m', "I've", "I'll", "I'd", 'OK', 'Ok']);
-const LABELLED_LINE = /^([\p{L}_][\p{L}\p{N}_ .'-]{0,39}):\s+(\S.*)$/u;
-
+/** The speaker as a reader knows them: their name when the turn has one, else the role. */
 function labelOf(turn: TranscriptTurn): string {
+  if (turn.name) return turn.name;
   if (turn.role === 'user') return 'User';
   if (turn.role === 'assistant') return 'Assistant';
-  if (turn.role === 'tool') return turn.name ?? 'Tool';
+  if (turn.role === 'tool') return 'Tool';
   return 'System';
 }
 
-/** Numbers, dates and names mid-sentence are what a later question usually asks for. */
-function hasSpecifics(sentence: string): boolean {
-  if (DATE_WORD.test(sentence)) return true;
-  const words = sentence.split(/\s+/).slice(1);
-  return words.some((word) => /^[A-Z][\p{L}]+/u.test(word) && !NOT_PROPER.has(word.replace(/[^\p{L}'’]/gu, '')));
-}
-
-/** Term frequency over the whole batch, normalised by length, with content bonuses. */
-function scoreUnits(units: Unit[]): number[] {
-  const tf = new Map<string, number>();
-  for (const unit of units) for (const term of unit.terms) tf.set(term, (tf.get(term) ?? 0) + 1);
-  return units.map((unit) => {
-    if (unit.terms.length === 0) return 0;
-    const distinct = new Set(unit.terms);
-    let sum = 0;
-    for (const term of distinct) sum += tf.get(term) ?? 0;
-    const durable = DURABLE.test(unit.text);
-    const specific = hasSpecifics(unit.text);
-    // One plain word ("Thanks.", "Hi there!") is small talk, however rare the word.
-    if (distinct.size < 2 && !durable && !specific) return 0;
-    let score = sum / Math.sqrt(unit.terms.length);
-    if (durable) score *= 1.5;
-    if (specific) score *= 1.25;
-    // Questions are mostly prompts for the answer that follows, which carries the content.
-    if (/\?["')\]]*$/.test(unit.text)) score *= 0.7;
-    return score * unit.weight;
-  });
-}
-
-function render(units: Unit[]): string {
-  const lines: string[] = [];
-  let current: { group: number; label: string | undefined; texts: string[] } | undefined;
+/** Consecutive units of one group share a line; the day is written when it changes. */
+function render(units: SummaryUnit[]): string {
+  const lines: (SummaryLine & { group: number })[] = [];
   for (const unit of units) {
-    if (current?.group !== unit.group) {
-      if (current !== undefined) lines.push(renderLine(current.label, current.texts));
-      current = { group: unit.group, label: unit.label, texts: [] };
-    }
-    current.texts.push(unit.text);
+    const last = lines.at(-1);
+    if (last?.group === unit.group) last.text = `${last.text} ${unit.text}`;
+    else lines.push({ group: unit.group, day: unit.day, label: unit.label, text: unit.text });
   }
-  if (current !== undefined) lines.push(renderLine(current.label, current.texts));
-  return lines.join('\n');
+  return renderSummaryLines(lines);
 }
 
-function renderLine(label: string | undefined, texts: string[]): string {
-  const body = texts.join(' ');
-  return label === undefined ? body : `${label}: ${body}`;
-}
-
-/** The longest prefix of the unit, cut at a word end (or a character if need be), that fits. */
-function truncateToFit(unit: Unit, maxTokens: number, tokens: TokenCounter): string {
-  const cuts = [...unit.text.matchAll(/\S+/g)].map((match) => match.index + match[0].length);
-  const fits = (end: number): boolean => tokens.count(render([{ ...unit, text: unit.text.slice(0, end) }])) <= maxTokens;
-  const words = largestPassing(cuts.length, (k) => fits(cuts[k - 1] ?? 0));
-  if (words > 0) return render([{ ...unit, text: unit.text.slice(0, cuts[words - 1]) }]);
-  const full = render([unit]);
-  return full.slice(0, largestPassing(full.length, (n) => tokens.count(full.slice(0, n)) <= maxTokens)).trimEnd();
-}
-
-/** Largest k in [0, n] with passes(k), for a monotone predicate (passes(0) is assumed). */
-function largestPassing(n: number, passes: (k: number) => boolean): number {
-  let low = 0;
-  let high = n;
-  while (low < high) {
-    const mid = Math.ceil((low + high) / 2);
-    if (passes(mid)) low = mid;
-    else high = mid - 1;
+/**
+ * The unit shortened to fit, at a clause or word end (see {@link cutAtBoundary}), with its
+ * day and label, or without them when the cap leaves no room for a word beside them;
+ * undefined when not even its first word fits alone.
+ */
+function truncateToFit(unit: SummaryUnit, maxTokens: number, tokens: TokenCounter): string | undefined {
+  const variants: SummaryUnit[] = [unit, { ...unit, day: undefined }, { ...unit, day: undefined, label: undefined }];
+  for (const variant of variants) {
+    const fits = (text: string): boolean => tokens.count(render([{ ...variant, text }])) <= maxTokens;
+    const text = cutAtBoundary(variant.text, fits);
+    if (text !== undefined) return render([{ ...variant, text }]);
   }
-  return low;
+  return undefined;
 }
 
-function inInputOrder(units: Unit[], indices: number[]): Unit[] {
+function inInputOrder(units: SummaryUnit[], indices: number[]): SummaryUnit[] {
   return [...indices].sort((a, b) => a - b).flatMap((index) => units[index] ?? []);
 }
 
 /**
- * Greedy selection by score, rendered in input order, never over budget. Each sentence is
- * costed alone (with its label and a separator, an over-estimate), so the text is counted
- * once per sentence rather than once per attempt; the final text is then counted exactly
- * and the weakest sentences dropped until it fits. When not even the best sentence fits,
- * its longest fitting prefix is returned instead.
+ * Indices in score order whose estimated cost fits: each sentence's text plus a separator, and
+ * its line's label and day once per line / day (what rendering shares between sentences).
  */
-function selectWithinBudget(units: Unit[], maxTokens: number, tokens: TokenCounter): string {
-  const scores = scoreUnits(units);
+function chooseGreedily(units: SummaryUnit[], order: number[], maxTokens: number, tokens: TokenCounter): number[] {
+  const chosen: number[] = [];
+  const groups = new Set<number>();
+  const days = new Set<string>();
+  let estimate = 0;
+  for (const index of order) {
+    const unit = units[index];
+    if (unit === undefined) continue;
+    const label = groups.has(unit.group) || unit.label === undefined ? 0 : tokens.count(`${unit.label}: `);
+    const day = unit.day === undefined || days.has(unit.day) ? 0 : tokens.count(`[${unit.day}] `);
+    const cost = tokens.count(unit.text) + 1 + label + day;
+    if (estimate + cost > maxTokens) continue;
+    chosen.push(index);
+    groups.add(unit.group);
+    if (unit.day !== undefined) days.add(unit.day);
+    estimate += cost;
+  }
+  return chosen;
+}
+
+/**
+ * Greedy selection by score, rendered in input order, never over budget. Each sentence is
+ * costed alone, so the text is counted once per sentence rather than once per attempt; the
+ * final text is then counted exactly and the weakest sentences dropped until it fits. When
+ * not even the best sentence fits, the best one that can be shortened at a word end is.
+ */
+function selectWithinBudget(units: SummaryUnit[], maxTokens: number, tokens: TokenCounter): string {
+  const scores = scoreSummaryUnits(units);
   const order = units
     .map((_, index) => index)
     .filter((index) => (scores[index] ?? 0) > 0)
     .sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b);
-  const chosen: number[] = [];
-  let estimate = 0;
-  for (const index of order) {
-    const unit = units[index];
-    const cost = unit === undefined ? 0 : tokens.count(render([unit])) + 1;
-    if (estimate + cost > maxTokens) continue;
-    chosen.push(index);
-    estimate += cost;
-  }
+  const chosen = chooseGreedily(units, order, maxTokens, tokens);
   // `chosen` is in score order: popping drops the weakest sentence first.
   while (chosen.length > 0 && tokens.count(render(inInputOrder(units, chosen))) > maxTokens) chosen.pop();
   if (chosen.length > 0) return render(inInputOrder(units, chosen));
-  const best = units[order[0] ?? 0];
-  return best === undefined ? '' : truncateToFit(best, maxTokens, tokens);
+  for (const index of (order.length > 0 ? order : [0]).slice(0, TRUNCATION_TRIES)) {
+    const unit = units[index];
+    const text = unit === undefined ? undefined : truncateToFit(unit, maxTokens, tokens);
+    if (text !== undefined) return text;
+  }
+  return '';
 }
 
-function unitsOfTurns(turns: TranscriptTurn[], previousSummary: string | undefined): Unit[] {
-  const covered = new Set(analyzeText(previousSummary ?? ''));
+/** The previous summary's words, without its labels and days (they are not content). */
+function termsOfSummary(summary: string | undefined): Set<string> {
+  return new Set(analyzeText(parseSummaryLines(summary ?? '').map((line) => line.text).join('\n')));
+}
+
+function unitsOfTurns(turns: TranscriptTurn[], previousSummary: string | undefined): SummaryUnit[] {
+  const covered = termsOfSummary(previousSummary);
   return turns.flatMap((turn, group) =>
     splitSentences(turn.content).map((text) => {
       const terms = analyzeText(text);
       const coverage = terms.length === 0 ? 0 : terms.filter((term) => covered.has(term)).length / terms.length;
       // Already said in the previous summary: keep room for what is new.
-      return { label: labelOf(turn), text, group, terms, weight: 1 - 0.6 * coverage };
+      return { label: labelOf(turn), day: formatDay(turn.createdAt), text, group, terms, weight: 1 - 0.6 * coverage };
     }),
   );
 }
 
-/** Synopsis first, then summaries oldest first; later text weighs a little more (it may correct earlier text). */
-function unitsOfSummaries(texts: string[]): Unit[] {
-  const lines = texts.flatMap((text) => text.split(/\r?\n/)).filter((line) => line.trim().length > 0);
+/**
+ * Synopsis first, then summaries oldest first, each line keeping its speaker and day; later
+ * text weighs a little more (it may correct earlier text). A sentence repeated by the same
+ * speaker is kept once, where it was first said.
+ */
+function unitsOfSummaries(texts: string[]): SummaryUnit[] {
+  const lines = texts.flatMap((text) => parseSummaryLines(text));
   const seen = new Set<string>();
-  return lines.flatMap((line, group) => {
-    const labelled = LABELLED_LINE.exec(line.trim());
-    const label = labelled?.[1];
-    return splitSentences(labelled?.[2] ?? line).flatMap((text) => {
+  return lines.flatMap(({ label, day, text: line }, group) =>
+    splitSentences(line).flatMap((text) => {
       const key = `${label ?? ''}:${text.toLowerCase()}`;
       if (seen.has(key)) return [];
       seen.add(key);
-      return [{ label, text, group, terms: analyzeText(text), weight: 1 + (0.5 * group) / lines.length }];
-    });
-  });
+      return [{ label, day, text, group, terms: analyzeText(text), weight: 1 + (0.5 * group) / lines.length }];
+    }),
+  );
 }
 
 function assertBudget(maxTokens: number): void {
@@ -175,7 +148,9 @@ function assertBudget(maxTokens: number): void {
  * Offline summarizer that picks the most informative sentences of the input verbatim: no
  * model, deterministic, always within `maxTokens` per the given counter. Sentences score by
  * how often their terms recur in the batch, with a bonus for first-person durable statements
- * and for numbers, dates and names; they keep their input order and speaker label.
+ * and for numbers, dates and names; they keep their input order, their speaker (the turn's
+ * name, else its role) and the day they were said, so a synopsis folded from summaries still
+ * says who said what, and when. Shortened text ends at a word, never inside one.
  *
  * @example
  * const summarizer = new ExtractiveSummarizer({ tokens: new TiktokenTokenCounter() });

@@ -64,6 +64,10 @@ describe('HeuristicFactExtractor', () => {
     ["I'm not a fan of horror movies.", ["user|opinion_of:horror movies|dislikes|User doesn't like horror movies."]],
     ['I no longer like coffee.', ["user|opinion_of:coffee|dislikes|User doesn't like coffee."]],
     ['I love to cook.', ['user|opinion_of:cook|loves|User loves to cook.']],
+    // no thing is named: no opinion slot
+    ['I love to.', []],
+    ['Being my own boss and doing something I love is awesome.', []],
+    ['I love that you came over.', []],
     ["I'm allergic to peanuts and shellfish.", ['user|allergy:peanuts|allergic|User is allergic to peanuts.', 'user|allergy:shellfish|allergic|User is allergic to shellfish.']],
     ['I speak French and German.', ['user|speaks:french|yes|User speaks French.', 'user|speaks:german|yes|User speaks German.']],
     ["I'm learning Japanese.", ['user|speaks:japanese|learning|User is learning Japanese.']],

@@ -6,6 +6,7 @@ import { isCasualText } from './fact-phrases.js';
 import { PREDICATE_ALIASES } from './predicate-aliases.js';
 import { heuristicFactPatterns } from './heuristic-fact-patterns.js';
 import { resolveRelativeDate } from './resolve-relative-date.js';
+import { speakerOf } from './speaker-of.js';
 import { splitSentences } from './split-sentences.js';
 
 const QUESTION_START = /^(?:do|does|did|where|what|who|whom|whose|when|why|how|which|is|are|am|was|were|can|could|would|should|will|shall|have|has)\s/i;
@@ -42,12 +43,13 @@ function draftsOfClause(clause: string, createdAt: number): FactDraft[] {
   return [...bySlot.values()];
 }
 
-function draftsOfTurn(turn: TranscriptTurn): FactDraft[] {
-  const content = turn.content.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/[ \t]+/g, ' ');
+/** The profile slot drafts of a text (about its speaker, or people they name), said at `createdAt`. */
+export function slotDraftsOf(text: string, createdAt: number): FactDraft[] {
+  const content = text.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/[ \t]+/g, ' ');
   return splitSentences(content)
     .filter(isStatement)
     .flatMap((sentence) => sentence.split(CLAUSE_BREAK))
-    .flatMap((clause) => draftsOfClause(clause.trim(), turn.createdAt));
+    .flatMap((clause) => draftsOfClause(clause.trim(), createdAt));
 }
 
 function itemTerms(item: string): string {
@@ -75,14 +77,16 @@ function reusePredicate(subject: string, predicate: string, known: KnownFact[]):
   return predicate;
 }
 
-function toFact(draft: FactDraft, turn: TranscriptTurn, known: KnownFact[]): ExtractedFact {
-  const subject = draft.subject ?? 'user';
+/** A draft about the speaker names them: subject and text ("User lives in ..." -> "Ana lives in ..."). */
+function toFact(draft: FactDraft, turn: TranscriptTurn, speaker: string, known: KnownFact[]): ExtractedFact {
+  const subject = draft.subject ?? speaker.toLowerCase();
+  const text = draft.subject === undefined && speaker !== 'user' ? draft.text.replace(/^User\b/, speaker) : draft.text;
   const knownSubject = known.find((fact) => fact.subject.toLowerCase() === subject)?.subject ?? subject;
   return {
     subject: knownSubject,
     predicate: reusePredicate(subject, draft.predicate, known),
     object: draft.object,
-    text: draft.text,
+    text,
     sourceMessageIds: [turn.id],
     validFrom: turn.createdAt,
     confidence: Math.round(draft.confidence * 100) / 100,
@@ -92,8 +96,9 @@ function toFact(draft: FactDraft, turn: TranscriptTurn, known: KnownFact[]): Ext
 /**
  * Offline fact extractor: first-person statements of the user ("I live in Berlin", "my
  * sister Anna", "I'm flying to Tokyo next Friday") matched by a table of patterns, with
- * relative dates resolved against each turn's time. Only user turns are read (an assistant's
- * "I" is the assistant); questions and hypotheticals yield nothing. Precise but narrow:
+ * relative dates resolved against each turn's time. Facts are about the speaker (`name`, else
+ * 'user'); user turns and named assistant turns are read (an unnamed assistant's "I" is the
+ * AI); questions and hypotheticals yield nothing. Precise but narrow:
  * anything phrased outside the patterns is missed, which an LLM-backed extractor catches.
  *
  * @example
@@ -109,9 +114,10 @@ export class HeuristicFactExtractor implements FactExtractor {
     const facts: ExtractedFact[] = [];
     const seen = new Set<string>();
     for (const turn of turns) {
-      if (turn.role !== 'user') continue;
-      for (const draft of draftsOfTurn(turn)) {
-        const fact = toFact(draft, turn, knownFacts);
+      const speaker = speakerOf(turn);
+      if (speaker === undefined) continue;
+      for (const draft of slotDraftsOf(turn.content, turn.createdAt)) {
+        const fact = toFact(draft, turn, speaker, knownFacts);
         const key = `${turn.id}|${fact.subject}|${fact.predicate}|${fact.object}`;
         if (seen.has(key)) continue;
         seen.add(key);

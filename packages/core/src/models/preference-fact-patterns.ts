@@ -1,6 +1,7 @@
 import type { FactDraft, FactPattern } from './fact-pattern.js';
 import { cleanObject, itemKey, takeList, toThirdPerson } from './fact-phrases.js';
 import { FACT_VOCABULARY } from './fact-vocabulary.js';
+import { analyzeText } from '../lexical/analyze.js';
 
 type Opinion = 'loves' | 'likes' | 'dislikes' | 'hates';
 
@@ -8,6 +9,8 @@ const OPINION_VERB: Record<Opinion, string> = { loves: 'loves', likes: 'likes', 
 // "I love it when...", "I like that": no thing named.
 const NO_THING = /^(?:it|that|this|you|them|him|her|everything|nothing|something|anything|one|those|these|so|too|when|how|what|if|the idea)$/i;
 const FAN = String.raw`(?:an? (?:big |huge )?)?fan of`;
+/** Words that start a clause or a bare infinitive rather than the name of a thing. */
+const CLAUSE_START = /^(?:to|is|are|was|were|be|been|that|how|when|where|why|what|who|which|if|because|it'?s|it)\b/i;
 
 /** One opinion fact per slot `opinion_of:<thing>`, so opinions of different things coexist. */
 function opinionDraft(level: Opinion, raw: string | undefined, confidence: number): FactDraft | undefined {
@@ -15,6 +18,8 @@ function opinionDraft(level: Opinion, raw: string | undefined, confidence: numbe
   // "I love to cook" and "I love cooking" differ only in form; the slot names the activity.
   const thing = spoken.replace(/^to /i, '');
   if (thing.length === 0 || NO_THING.test(thing) || thing.split(/\s+/).length > 6) return undefined;
+  // "I love to." / "... I love is awesome" / "I love that you came": no thing is named
+  if (CLAUSE_START.test(thing) || analyzeText(thing).length === 0) return undefined;
   return { predicate: `opinion_of:${itemKey(thing)}`, object: level, text: `User ${OPINION_VERB[level]} ${spoken}.`, confidence };
 }
 

@@ -8,18 +8,24 @@ export function formatTimestamp(ms: number): string {
   return `${WEEKDAYS[d.getUTCDay()]} ${d.toISOString().slice(0, 10)} ${d.toISOString().slice(11, 16)} UTC`;
 }
 
-/** Who speaks a turn, as a model should attribute it: `user`, `user (ana)`, `assistant`, `tool get_weather`. */
-export function speakerOf(turn: TranscriptTurn): string {
+/**
+ * Who speaks a turn, as a model should attribute it: the name first when the turn has one
+ * (`Ana (user)`, `Ben (assistant)`), so that facts and summaries name that person,
+ * else the role (`user`, `assistant`); `tool get_weather` for a tool.
+ */
+export function speakerLabelOf(turn: TranscriptTurn): string {
   if (turn.role === 'tool') return `tool ${turn.name ?? ''}`.trim();
-  return turn.name ? `${turn.role} (${turn.name})` : turn.role;
+  const name = turn.name?.trim();
+  return name ? `${name} (${turn.role})` : turn.role;
 }
 
 /**
  * One line per turn, `[#seq timestamp] speaker: content`, so a model can cite the turn that
- * states something (by its seq) and date what it says relative to when it was said.
+ * states something (by its seq), name who said it, and date what it says relative to when
+ * it was said.
  */
 export function renderTurns(turns: readonly TranscriptTurn[]): string {
-  return turns.map((t) => `[#${t.seq} ${formatTimestamp(t.createdAt)}] ${speakerOf(t)}: ${t.content.replace(/\s*\n\s*/g, ' ')}`).join('\n');
+  return turns.map((t) => `[#${t.seq} ${formatTimestamp(t.createdAt)}] ${speakerLabelOf(t)}: ${t.content.replace(/\s*\n\s*/g, ' ')}`).join('\n');
 }
 
 /** Known facts as `subject | predicate | object`, one a line, for slot reuse. */

@@ -19,6 +19,14 @@ export interface MessageFilter {
   toSeq?: number;
   /** Keep only the newest N of the matching messages (still returned oldest first). */
   last?: number;
+  /** Messages within any of these inclusive seq ranges, each of one session: one read for many windows. */
+  seqRanges?: SeqRange[];
+}
+
+export interface SeqRange {
+  sessionId: string;
+  fromSeq: number;
+  toSeq: number;
 }
 
 export interface SummaryFilter {
@@ -37,6 +45,8 @@ export interface FactFilter {
   ids?: string[];
   subject?: string;
   predicate?: string;
+  /** Facts whose predicate's kind (the part before `:`, or the whole predicate) is one of these. */
+  predicateKinds?: string[];
   /** Facts whose provenance includes any of these message ids. */
   sourceMessageIds?: string[];
   /** Default false: only current facts (no `validTo`). */

@@ -3,13 +3,21 @@ import { SystemMessage } from '@langchain/core/messages';
 import type { StoredMessage } from '../domain/message.js';
 import type { ManifestItem, PendingJob } from '../domain/retrieval.js';
 import type { Session } from '../domain/session.js';
-import { assembleContext, type Assembly, type ContextItem, type Section } from '../engine/assemble-context.js';
+import { PROFILE_PREDICATE_KINDS } from '../lexical/fact-lexical-text.js';
+import { analyzeText } from '../lexical/analyze.js';
+import { adaptShares } from '../engine/adapt-shares.js';
+import { assembleContext, type Assembly } from '../engine/assemble-context.js';
 import { MESSAGE_OVERHEAD_TOKENS, type MemoryDeps } from './deps.js';
-import { queryDayFor, retrieve, type Retrieved } from './retrieve.js';
+import { queryDayFor, retrieve } from './retrieve.js';
 import { loadSessionView, type SessionView } from './session-view.js';
 import { toLangChainMessage } from './to-langchain.js';
-import { turnTokens } from './schedule.js';
-import { formatDay, truncateWords } from './text-format.js';
+import { dedupeRecall, isNotSynopsis, pickFacts, withNeighbours } from './context-selection.js';
+import { lineItem, profileItems, recallLine, recentItem, redundantEntry, sinceOf, workingItems, type Rendered } from './context-items.js';
+
+/** Best recalled candidates compared with the newest recent turns to decide the budget split. */
+const ADAPT_RECALLED = 3;
+/** Newest turns compared: the recent share a split leaves holds about this many; analyzing every one cost each getContext 0.2 ms. */
+const ADAPT_RECENT = 10;
 
 /** Derivation not yet applied for a session: what the context cannot yet rely on. */
 export interface PendingReport {
@@ -31,7 +39,7 @@ export interface ContextResult {
 }
 
 const PREAMBLE = 'Memory of this user and conversation (from strata). Use it when relevant.';
-const HEADINGS = { working: 'Conversation so far (summarized):', facts: 'Known facts:', recall: 'Recalled from earlier conversations:' } as const;
+const HEADINGS = { working: 'Conversation so far (summarized):', profile: 'About the people (current):', facts: 'Known facts:', recall: 'Recalled from earlier conversations:' } as const;
 
 /**
  * Assembles the context for the next model call: the working tier, the facts and older
@@ -43,29 +51,38 @@ export async function buildContext(deps: MemoryDeps, session: Session, query: st
   const shown = new Set<string>([...view.uncovered.map((m) => m.id), ...view.summaries.map((s) => s.id), ...(view.synopsis ? [view.synopsis.id] : [])]);
   const { context } = deps.policy;
   const day = queryDayFor(deps, effectiveQuery);
-  const [facts, recalled, jobs] = await Promise.all([
+  const [facts, recalled, jobs, profile] = await Promise.all([
     retrieve(deps, { namespace: session.namespace, query: effectiveQuery, k: context.factCandidates, kinds: ['fact'], day }),
     retrieve(deps, { namespace: session.namespace, query: effectiveQuery, k: context.recallCandidates, kinds: ['turn', 'summary'], exclude: shown, day }),
     deps.queue.pending(session.id),
+    deps.store.facts({ namespace: session.namespace, predicateKinds: [...PROFILE_PREDICATE_KINDS] }),
   ]);
   const count = (text: string) => deps.tokens.count(text);
   const recall = dedupeRecall(await withNeighbours(deps, recalled.filter(isNotSynopsis), shown));
+  const factPick = pickFacts(facts, recall.kept);
+  const split = adaptShares(context.shares, {
+    queryTerms: analyzeText(effectiveQuery),
+    // who said it counts, the dates a turn is indexed under do not (and would cost a date parse per turn)
+    recentTerms: view.uncovered.slice(-ADAPT_RECENT).map((m) => analyzeText(spokenText(m))),
+    recallTerms: recall.kept.slice(0, ADAPT_RECALLED).map((hit) => analyzeText(hit.kind === 'turn' ? spokenText(hit.record) : hit.text)),
+  });
   const assembly = assembleContext({
     budgetTokens,
-    shares: context.shares,
+    shares: split.shares,
     candidates: {
       working: workingItems(deps, view),
-      facts: facts.map((hit) => lineItem(deps, hit, 'facts', 'long-term', `- ${hit.text}${sinceOf(hit)}`)),
+      profile: profileItems(deps, profile, new Set(facts.map((f) => f.id))),
+      facts: factPick.kept.map((hit) => lineItem(deps, hit, 'facts', 'long-term', `- ${hit.text}${sinceOf(hit)}`)),
       recall: recall.kept.map((hit) => lineItem(deps, hit, 'recall', hit.kind === 'turn' ? 'session' : 'working', recallLine(hit))),
-      recent: [...view.uncovered].reverse().map((m) => recentItem(deps, m)),
+      recent: [...view.uncovered].reverse().map((m) => recentItem(deps, m, split.isAdapted)),
     },
     memoryOverhead: MESSAGE_OVERHEAD_TOKENS + count(PREAMBLE) + 1,
-    headingTokens: { working: count(HEADINGS.working) + 2, facts: count(HEADINGS.facts) + 2, recall: count(HEADINGS.recall) + 2 },
+    headingTokens: { working: count(HEADINGS.working) + 2, profile: count(HEADINGS.profile) + 2, facts: count(HEADINGS.facts) + 2, recall: count(HEADINGS.recall) + 2 },
   });
   const { messages, tokens } = fitToBudget(deps, assembly, view, budgetTokens);
   return {
     messages,
-    manifest: [...assembly.manifest, ...recall.redundant.map((r) => redundantEntry(deps, r.hit, r.reason))],
+    manifest: [...assembly.manifest, ...[...factPick.redundant, ...recall.redundant].map((r) => redundantEntry(deps, r.hit, r.reason))],
     tokens,
     budgetTokens,
     query: effectiveQuery,
@@ -73,64 +90,8 @@ export async function buildContext(deps: MemoryDeps, session: Session, query: st
   };
 }
 
-/** Recalled turns whose other side of the exchange is added (the best ones only). */
-const NEIGHBOUR_TURNS = 3;
-
-/**
- * With `policy.context.neighbourTurns`, each of the best recalled turns is followed by the
- * other side of its exchange: a user turn by the reply after it, an assistant turn by the
- * question before it (unless shown already).
- */
-async function withNeighbours(deps: MemoryDeps, hits: Retrieved[], shown: ReadonlySet<string>): Promise<Retrieved[]> {
-  if (!deps.policy.context.neighbourTurns) return hits;
-  const seen = new Set([...shown, ...hits.map((h) => h.id)]);
-  const out: Retrieved[] = [];
-  let expanded = 0;
-  for (const hit of hits) {
-    out.push(hit);
-    if (hit.kind !== 'turn' || expanded >= NEIGHBOUR_TURNS) continue;
-    expanded++;
-    const seq = hit.record.role === 'user' ? hit.record.seq + 1 : hit.record.seq - 1;
-    const [next] = await deps.store.messages({ sessionId: hit.record.sessionId, fromSeq: seq, toSeq: seq });
-    if (next === undefined || seen.has(next.id) || !next.content.trim()) continue;
-    seen.add(next.id);
-    out.push({ kind: 'turn', id: next.id, text: next.content, score: hit.score, sessionId: next.sessionId, messageIds: [next.id], createdAt: next.createdAt, record: next });
-  }
-  return out;
-}
-
-interface RecallSelection {
-  kept: Retrieved[];
-  redundant: { hit: Retrieved; reason: string }[];
-}
-
-/**
- * Keeps recall candidates in rank order, dropping a turn already inside a better-ranked
- * summary and a summary whose turns are mostly shown already: no line repeats another.
- */
-function dedupeRecall(hits: Retrieved[]): RecallSelection {
-  const shown = new Map<string, string>();
-  const out: RecallSelection = { kept: [], redundant: [] };
-  for (const hit of hits) {
-    const seen = hit.messageIds.filter((id) => shown.has(id));
-    const isRedundant = hit.kind === 'turn' ? seen.length > 0 : seen.length * 2 >= hit.messageIds.length;
-    if (isRedundant) {
-      out.redundant.push({ hit, reason: `redundant: already shown by ${shown.get(seen[0] ?? '') ?? 'a better match'}` });
-      continue;
-    }
-    out.kept.push(hit);
-    for (const id of hit.messageIds) if (!shown.has(id)) shown.set(id, `${hit.kind} ${hit.id}`);
-  }
-  return out;
-}
-
-function redundantEntry(deps: MemoryDeps, hit: Retrieved, reason: string): ManifestItem {
-  return { kind: hit.kind, id: hit.id, tier: hit.kind === 'turn' ? 'session' : 'working', score: hit.score, tokens: deps.tokens.count(recallLine(hit)) + 1, included: false, reason, sourceMessageIds: hit.messageIds };
-}
-
-/** Another session's synopsis repeats its batch summaries, which are candidates themselves. */
-function isNotSynopsis(hit: Retrieved): boolean {
-  return !(hit.kind === 'summary' && hit.record.level === 'synopsis');
+function spokenText(m: StoredMessage): string {
+  return m.name ? `${m.name} ${m.content}` : m.content;
 }
 
 function lastUserText(messages: readonly StoredMessage[]): string {
@@ -139,50 +100,6 @@ function lastUserText(messages: readonly StoredMessage[]): string {
     if (m?.role === 'user') return m.content;
   }
   return '';
-}
-
-function workingItems(deps: MemoryDeps, view: SessionView): ContextItem[] {
-  const newestFirst = [...view.summaries].reverse().map((s) => ({
-    kind: 'summary' as const,
-    id: s.id,
-    tier: 'working' as const,
-    section: 'working' as const,
-    text: `- (turns ${s.fromSeq}-${s.toSeq}, ${formatDay(s.createdAt)}) ${s.text}`,
-    order: s.fromSeq,
-    sourceMessageIds: s.sourceMessageIds,
-    reason: 'working tier: summary of turns no longer verbatim',
-  }));
-  const synopsis = view.synopsis
-    ? [{ kind: 'synopsis' as const, id: view.synopsis.id, tier: 'working' as const, section: 'working' as const, text: `- (turns 1-${view.synopsis.toSeq}) ${view.synopsis.text}`, order: 0, sourceMessageIds: view.synopsis.sourceMessageIds, reason: 'working tier: rolling synopsis' }]
-    : [];
-  return [...newestFirst, ...synopsis].map((item) => withTokens(deps, item));
-}
-
-type Rendered = ContextItem & { text: string };
-
-function withTokens(deps: MemoryDeps, item: Omit<Rendered, 'tokens'>): Rendered {
-  return { ...item, tokens: deps.tokens.count(item.text) + 1 };
-}
-
-function lineItem(deps: MemoryDeps, hit: Retrieved, section: Section, tier: ContextItem['tier'], text: string): Rendered {
-  const kind = hit.kind === 'summary' && hit.record.level === 'synopsis' ? 'synopsis' : hit.kind;
-  return withTokens(deps, { kind, id: hit.id, tier, section, score: hit.score, text, order: hit.createdAt, sourceMessageIds: hit.messageIds, reason: `query match (score ${hit.score.toFixed(4)})` });
-}
-
-function sinceOf(hit: Retrieved): string {
-  return hit.kind === 'fact' ? ` (since ${formatDay(hit.record.validFrom)})` : '';
-}
-
-function recallLine(hit: Retrieved): string {
-  if (hit.kind === 'turn') {
-    const who = hit.record.role === 'user' ? 'User' : hit.record.role === 'assistant' ? 'Assistant' : hit.record.role;
-    return `- [${formatDay(hit.createdAt)}] ${who}: ${truncateWords(hit.text, 80)}`;
-  }
-  return `- [${formatDay(hit.createdAt)}] (summary) ${truncateWords(hit.text, 80)}`;
-}
-
-function recentItem(deps: MemoryDeps, m: StoredMessage): ContextItem {
-  return { kind: 'turn', id: m.id, tier: 'immediate', section: 'recent', tokens: turnTokens(deps, m), order: m.seq, sourceMessageIds: [m.id], reason: 'recent turn (immediate tier)', isToolResult: m.role === 'tool' };
 }
 
 /**
@@ -196,7 +113,7 @@ function fitToBudget(deps: MemoryDeps, assembly: Assembly, view: SessionView, bu
     const messages = render(assembly, byId);
     const tokens = messages.reduce((sum, m) => sum + messageTokens(deps, m), 0);
     if (tokens <= budget) return { messages, tokens };
-    const victim = (['recall', 'working', 'facts', 'recent'] as const).map((s) => ({ s, list: assembly.included[s] })).find((e) => e.list.length > 0);
+    const victim = (['recall', 'working', 'facts', 'profile', 'recent'] as const).map((s) => ({ s, list: assembly.included[s] })).find((e) => e.list.length > 0);
     if (!victim) return { messages, tokens };
     const dropped = victim.s === 'recent' ? victim.list.shift() : victim.list.pop();
     const entry = assembly.manifest.find((m) => m.id === dropped?.id);
@@ -209,7 +126,7 @@ function fitToBudget(deps: MemoryDeps, assembly: Assembly, view: SessionView, bu
 
 function render(assembly: Assembly, byId: Map<string, StoredMessage>): BaseMessage[] {
   const blocks: string[] = [];
-  for (const section of ['working', 'facts', 'recall'] as const) {
+  for (const section of ['working', 'profile', 'facts', 'recall'] as const) {
     const items = assembly.included[section] as Rendered[];
     if (items.length) blocks.push([HEADINGS[section], ...items.map((i) => i.text)].join('\n'));
   }

@@ -2,13 +2,14 @@ import type { JobUsage, ModelUsage } from '../domain/jobs.js';
 import { StrataError } from '../errors/strata-error.js';
 import { ExtractiveSummarizer } from '../models/extractive-summarizer.js';
 import { HeuristicFactExtractor } from '../models/heuristic-fact-extractor.js';
+import { ObservationFactExtractor } from '../models/observation-fact-extractor.js';
 import { TiktokenTokenCounter } from '../models/tiktoken-token-counter.js';
 import { toModelError } from '../models/to-model-error.js';
 import type { DeriveAttempt } from '../ports/job-queue.js';
 import type { FactExtractor, Summarizer, UsageListener } from '../ports/models.js';
 
 let offlineSummarizer: ExtractiveSummarizer | undefined;
-let offlineExtractor: HeuristicFactExtractor | undefined;
+let offlineExtractor: ObservationFactExtractor | undefined;
 
 /**
  * The fallback for a primary summarizer: the one given, else the offline extractive one,
@@ -21,11 +22,16 @@ export function fallbackSummarizerFor(primary: Summarizer, given: Summarizer | u
   return offlineSummarizer;
 }
 
-/** Like {@link fallbackSummarizerFor}, with the offline heuristic extractor. */
+/** Whether an extractor runs offline (so it is never "degraded" and needs no fallback). */
+export function isOfflineExtractor(extractor: FactExtractor): boolean {
+  return extractor instanceof ObservationFactExtractor || extractor instanceof HeuristicFactExtractor;
+}
+
+/** Like {@link fallbackSummarizerFor}, with the offline observation extractor. */
 export function fallbackExtractorFor(primary: FactExtractor, given: FactExtractor | undefined): FactExtractor | undefined {
   if (given) return given;
-  if (primary instanceof HeuristicFactExtractor) return undefined;
-  offlineExtractor ??= new HeuristicFactExtractor();
+  if (isOfflineExtractor(primary)) return undefined;
+  offlineExtractor ??= new ObservationFactExtractor();
   return offlineExtractor;
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HumanMessage } from '@langchain/core/messages';
 import { createAgent } from 'langchain';
-import { createStrataMiddleware } from '../../src/langchain/index.js';
+import { createStrataMiddleware, StrataRetriever } from '../../src/langchain/index.js';
 import { createTestMemory } from '../helpers.js';
 import { knownFacts, ScriptedChatModel } from './scripted-chat-model.js';
 
@@ -41,6 +41,46 @@ describe('memory across sessions (agent with strata middleware)', () => {
     expect(lisbon?.validTo).toBeDefined();
     expect(lisbon?.supersededBy).toBe(porto?.id);
     expect(porto?.validTo).toBeUndefined();
+    await memory.close();
+  });
+});
+
+describe('what a user said in one session, asked in another in other words', () => {
+  const seed = async () => {
+    const { memory } = await createTestMemory();
+    const first = await memory.sessions.create({ namespace: 'ana' });
+    await memory.append(first.id, [
+      { role: 'user', content: 'I work as a glassblower.' },
+      { role: 'assistant', content: 'That sounds like a beautiful craft!' },
+    ]);
+    await memory.flush();
+    return memory;
+  };
+
+  it('the retriever finds the job for "What is my job?"', async () => {
+    const memory = await seed();
+    const docs = await new StrataRetriever({ memory, namespace: 'ana', k: 3 }).invoke('What is my job?');
+    expect(docs[0]?.pageContent).toBe('User works as a glassblower.');
+    expect(docs[0]?.metadata.kind).toBe('fact');
+    await memory.close();
+  });
+
+  it('getContext of a new session answers "What do I do for a living?" with the job fact', async () => {
+    const memory = await seed();
+    const second = await memory.sessions.create({ namespace: 'ana' });
+    const { messages, manifest } = await memory.getContext(second.id, { query: 'What do I do for a living?', budgetTokens: 500 });
+    const job = manifest.find((item) => item.kind === 'fact' && item.included);
+    expect(job?.reason).toMatch(/query match/);
+    expect(String(messages[0]?.content)).toMatch(/User works as a glassblower\./);
+    await memory.close();
+  });
+
+  it('the profile is offered to a query that shares no word with it, and the manifest says why', async () => {
+    const memory = await seed();
+    const second = await memory.sessions.create({ namespace: 'ana' });
+    const { messages, manifest } = await memory.getContext(second.id, { query: 'Any plans for the weekend?', budgetTokens: 500 });
+    expect(manifest.find((item) => item.kind === 'fact')).toMatchObject({ included: true, reason: 'profile: a current fact about user, offered to every context' });
+    expect(String(messages[0]?.content)).toMatch(/About the people \(current\):\n- User works as a glassblower\./);
     await memory.close();
   });
 });

@@ -15,14 +15,14 @@ describe('LlmFactExtractor', () => {
   it('renders each turn with its seq, timestamp and speaker, and maps cited turns to provenance', async () => {
     const model = new ToolCallingFake(ruleBasedAnswer);
     const facts = await new LlmFactExtractor({ model }).extract({
-      turns: [turn(1, 'user', 'Hi, I live in Lisbon.'), turn(2, 'assistant', 'Nice! I live in Lisbon too, in a way.'), turn(3, 'user', 'My sister is Ana.', undefined, 'rui')],
+      turns: [turn(1, 'user', 'Hi, I live in Lisbon.'), turn(2, 'assistant', 'Nice! I live in Lisbon too, in a way.'), turn(3, 'user', 'My sister is Ana.', undefined, 'Rui')],
       knownFacts: [],
     });
     expect(model.calls[0]?.prompt).toContain('[#1 Friday 2026-11-20 09:31 UTC] user: Hi, I live in Lisbon.');
-    expect(model.calls[0]?.prompt).toContain('[#3 Friday 2026-11-20 09:33 UTC] user (rui): My sister is Ana.');
+    expect(model.calls[0]?.prompt).toContain('[#3 Friday 2026-11-20 09:33 UTC] Rui (user): My sister is Ana.');
     expect(facts).toEqual([
       { subject: 'user', predicate: 'lives_in', object: 'Lisbon', text: 'User lives in Lisbon.', sourceMessageIds: ['m1'], validFrom: FRIDAY + 60_000, confidence: 0.9 },
-      { subject: 'user', predicate: 'sister_name', object: 'Ana', text: "User's sister is Ana.", sourceMessageIds: ['m3'], validFrom: FRIDAY + 180_000, confidence: 0.9 },
+      { subject: 'rui', predicate: 'sister_name', object: 'Ana', text: "Rui's sister is Ana.", sourceMessageIds: ['m3'], validFrom: FRIDAY + 180_000, confidence: 0.9 },
     ]);
   });
 

@@ -7,7 +7,10 @@ export interface PromptTurn {
   seq: number;
   weekday: string;
   date: string;
+  /** As rendered: `Ana (user)`, or `user` for a speaker without a name. */
   speaker: string;
+  role: string;
+  name: string | undefined;
   content: string;
 }
 
@@ -28,7 +31,10 @@ const TURN_LINE = /^\[#(\d+) (\w+) (\d{4}-\d{2}-\d{2}) \d{2}:\d{2} UTC\] ([^:]+)
 export function parseTurns(prompt: string): PromptTurn[] {
   return prompt.split('\n').flatMap((line) => {
     const m = TURN_LINE.exec(line);
-    return m ? [{ seq: Number(m[1]), weekday: m[2]!, date: m[3]!, speaker: m[4]!, content: m[5]! }] : [];
+    if (!m) return [];
+    const named = /^(.+) \((\w+)\)$/.exec(m[4]!);
+    const role = named ? named[2]! : m[4]!.split(' ')[0]!;
+    return [{ seq: Number(m[1]), weekday: m[2]!, date: m[3]!, speaker: m[4]!, role, name: named?.[1], content: m[5]! }];
   });
 }
 
@@ -108,23 +114,34 @@ interface FactArgs {
   confidence: number;
 }
 
-/** A rule-based stand-in for an LLM: facts from a few phrasings, summaries that name their turns. */
+/** A person speaking in the turn: a user, or a named assistant (one side of a dialogue). */
+function isPerson(turn: PromptTurn): boolean {
+  return turn.role === 'user' || (turn.role === 'assistant' && turn.name !== undefined);
+}
+
+/**
+ * A rule-based stand-in for an LLM: facts from a few phrasings, naming the speaker (or 'User')
+ * as the prompt asks; its first subject is left as 'I' to exercise the extractor's resolution.
+ * Summaries name their turns and speakers.
+ */
 export const ruleBasedAnswer: FakeAnswer = (call) => {
-  if (call.tool === 'summary') return { summary: `LLM summary of #${call.turns.map((t) => t.seq).join(',')}: ${call.turns.map((t) => `${t.speaker} said "${t.content}"`).join(' ')}` };
+  if (call.tool === 'summary') return { summary: `LLM summary of #${call.turns.map((t) => t.seq).join(',')}: ${call.turns.map((t) => `${t.name ?? t.role} said "${t.content}"`).join(' ')}` };
   if (call.tool === 'synopsis') return { synopsis: `LLM synopsis: ${call.prompt.split('\n').filter((l) => /^\d+\. /.test(l)).length} summaries folded.` };
   const facts: FactArgs[] = [];
   for (const turn of call.turns) {
-    if (!turn.speaker.startsWith('user')) continue;
+    if (!isPerson(turn)) continue;
+    const who = turn.name ?? 'User';
+    const subject = turn.name?.toLowerCase() ?? 'user';
     const live = /\bI (?:live|moved) (?:in|to) ([A-Z][a-z]+)/.exec(turn.content);
-    if (live) facts.push({ turn: turn.seq, subject: 'I', predicate: 'lives_in', object: live[1]!, text: `User lives in ${live[1]}.`, confidence: 0.9 });
+    if (live) facts.push({ turn: turn.seq, subject: 'I', predicate: 'lives_in', object: live[1]!, text: `${who} lives in ${live[1]}.`, confidence: 0.9 });
     const work = /\bI (?:work at|joined) ([A-Z][A-Za-z]+)/.exec(turn.content);
-    if (work) facts.push({ turn: turn.seq, subject: 'user', predicate: 'employer', object: work[1]!, text: `User works at ${work[1]}.`, confidence: 0.9 });
+    if (work) facts.push({ turn: turn.seq, subject, predicate: 'employer', object: work[1]!, text: `${who} works at ${work[1]}.`, confidence: 0.9 });
     const sister = /\bmy sister(?: is called|'s name is| is) ([A-Z][a-z]+)/i.exec(turn.content);
-    if (sister) facts.push({ turn: turn.seq, subject: 'user', predicate: 'sister_name', object: sister[1]!, text: `User's sister is ${sister[1]}.`, confidence: 0.9 });
+    if (sister) facts.push({ turn: turn.seq, subject, predicate: 'sister_name', object: sister[1]!, text: `${who}'s sister is ${sister[1]}.`, confidence: 0.9 });
     const trip = /\bflying to ([A-Z][a-z]+) next (\w+day)/.exec(turn.content);
     if (trip) {
       const day = nextWeekday(turn.date, trip[2]!);
-      facts.push({ turn: turn.seq, subject: 'user', predicate: 'trip', object: `${trip[1]} on ${day}`, text: `User flies to ${trip[1]} on ${day}.`, confidence: 0.8 });
+      facts.push({ turn: turn.seq, subject, predicate: 'trip', object: `${trip[1]} on ${day}`, text: `${who} flies to ${trip[1]} on ${day}.`, confidence: 0.8 });
     }
   }
   return { facts };

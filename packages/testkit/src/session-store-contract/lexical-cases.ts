@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { LexicalHit, LexicalKind, LexicalQuery } from '@strata/core';
 import type { CurrentStore, Define } from './fixtures.js';
-import { T0, fact, seedSession, summary } from './fixtures.js';
+import { T0, fact, message, seedSession, session, summary } from './fixtures.js';
 
 const ALL_KINDS: LexicalKind[] = ['turn', 'summary', 'fact'];
 
@@ -36,6 +36,39 @@ export function describeLexicalSearch(test: Define, store: CurrentStore): void {
     const hits = await search({ text: 'golden retriever puppy' });
     expect(kindIds(hits)).toEqual(['turn:s1-m1', 'turn:s1-m3']);
     expect(hits[0]?.score).toBeGreaterThan(hits[1]?.score ?? Infinity);
+  });
+
+  /** Two speakers in April 2023; the second turn says "last month". */
+  const seedNamedTurns = async (): Promise<void> => {
+    const april = Date.UTC(2023, 3, 12, 14, 0);
+    await store().write({
+      ops: [
+        { type: 'putSession', session: session('s1') },
+        {
+          type: 'appendMessages',
+          sessionId: 's1',
+          messages: [
+            message('s1-m1', 'I finally finished the lighthouse painting.', { name: 'Ana', createdAt: april }),
+            message('s1-m2', 'We went to a robotics convention last month.', { role: 'assistant', name: 'Bo', createdAt: april + 1_000 }),
+            message('s1-m3', 'Nice, send me a picture of it.', { createdAt: april + 2_000 }),
+          ],
+        },
+      ],
+    });
+  };
+
+  test('searchLexical finds a turn by its speaker, the month it was said and the month a date in it points at', async () => {
+    await seedNamedTurns();
+    expect((await search({ text: 'Ana', kinds: ['turn'] })).map((h) => h.id)).toEqual(['s1-m1']);
+    expect((await search({ text: 'april 2023', kinds: ['turn'] })).map((h) => h.id).sort()).toEqual(['s1-m1', 's1-m2', 's1-m3']);
+    // said in April, "last month" is March
+    expect((await search({ text: 'March', kinds: ['turn'] })).map((h) => h.id)).toEqual(['s1-m2']);
+  });
+
+  test('searchLexical indexes speaker and dates of turns written after the first search too', async () => {
+    expect(await search({ text: 'Ana' })).toEqual([]);
+    await seedNamedTurns();
+    expect((await search({ text: 'Bo March', kinds: ['turn'] })).map((h) => h.id)).toEqual(['s1-m2']);
   });
 
   test('searchLexical weighs a rare term above a common one', async () => {

@@ -29,6 +29,16 @@ function describeMessageReads(test: Define, store: CurrentStore): void {
     expect(await seqs({ last: 10 })).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
+  test('messages filter by several seq ranges at once: overlaps once, ordered by session then seq', async () => {
+    await seedSession(store(), 's1', ['1', '2', '3', '4', '5', '6']);
+    await seedSession(store(), 's2', ['a', 'b', 'c']);
+    const found = await store().messages({ seqRanges: [{ sessionId: 's2', fromSeq: 0, toSeq: 1 }, { sessionId: 's1', fromSeq: 5, toSeq: 9 }, { sessionId: 's1', fromSeq: 1, toSeq: 2 }, { sessionId: 's1', fromSeq: 2, toSeq: 2 }] });
+    expect(found.map((m) => [m.sessionId, m.seq])).toEqual([['s1', 1], ['s1', 2], ['s1', 5], ['s1', 6], ['s2', 1]]);
+    expect(await store().messages({ seqRanges: [] })).toEqual([]);
+    expect(idsOf(await store().messages({ seqRanges: [{ sessionId: 's1', fromSeq: 1, toSeq: 6 }], last: 2 }))).toEqual(['s1-m5', 's1-m6']);
+    expect(await store().messages({ seqRanges: [{ sessionId: 'unknown', fromSeq: 1, toSeq: 3 }] })).toEqual([]);
+  });
+
   test('messages filter by namespace and by session', async () => {
     await seedSession(store(), 'sa', ['a'], 'ns-a');
     await seedSession(store(), 'sb', ['b'], 'ns-b');
@@ -108,6 +118,15 @@ function describeFactReads(test: Define, store: CurrentStore): void {
     ]);
     expect(idsOf(await store().facts({ ids: ['f-old', 'f-pet'] }))).toEqual(['f-pet']);
     expect(idsOf(await store().facts({ sourceMessageIds: ['m1'], includeSuperseded: true }))).toEqual(['f-pet', 'f-old']);
+  });
+
+  test('facts filter by predicate kind: the whole predicate, or the part before ":"', async () => {
+    await seed();
+    await store().write({ ops: [{ type: 'putFacts', facts: [fact('f-dog', 'user', 'pet:dog', 'Rex', { validFrom: T0 + 30 }), fact('f-pets', 'user', 'petsitter', 'yes', { validFrom: T0 + 31 })] }] });
+    expect(idsOf(await store().facts({ namespace: 'ns-a', predicateKinds: ['pet', 'lives_in'] }))).toEqual(['f-b', 'f-dog']);
+    expect(idsOf(await store().facts({ namespace: 'ns-a', predicateKinds: ['lives_in'], includeSuperseded: true }))).toEqual(['f-old', 'f-b']);
+    expect(idsOf(await store().facts({ predicateKinds: ['likes'] }))).toEqual(['f-other', 'f-a']);
+    expect(await store().facts({ namespace: 'ns-a', predicateKinds: [] })).toEqual([]);
   });
 
   test('putFacts replaces a fact with the same id (supersession)', async () => {
