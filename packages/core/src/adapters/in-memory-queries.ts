@@ -57,7 +57,8 @@ export function selectSummaries(tables: InMemoryTables, filter: SummaryFilter): 
   const ids = filter.ids === undefined ? undefined : new Set(filter.ids);
   const sources = filter.sourceMessageIds === undefined ? undefined : new Set(filter.sourceMessageIds);
   let rows: Summary[];
-  if (sessionId !== undefined) rows = tables.sessionSummaries(sessionId);
+  if (sessionId !== undefined && level !== undefined) rows = tables.sessionSummariesAtLevel(sessionId, level, minToSeq ?? -Infinity);
+  else if (sessionId !== undefined) rows = tables.sessionSummaries(sessionId);
   else if (filter.ids !== undefined) rows = lookup(tables.summaries, filter.ids);
   else rows = [...tables.summaries.values()];
   return rows
@@ -79,6 +80,7 @@ export function selectFacts(tables: InMemoryTables, filter: FactFilter): Fact[] 
   const kinds = filter.predicateKinds === undefined ? undefined : new Set(filter.predicateKinds);
   let rows: Fact[];
   if (filter.ids !== undefined) rows = lookup(tables.facts, filter.ids);
+  else if (namespace !== undefined && subject !== undefined && predicate !== undefined) rows = tables.slotFacts(namespace, subject, predicate);
   else if (namespace !== undefined && filter.predicateKinds !== undefined) rows = tables.kindFacts(namespace, filter.predicateKinds);
   else if (namespace !== undefined) rows = tables.namespaceFacts(namespace);
   else rows = [...tables.facts.values()];

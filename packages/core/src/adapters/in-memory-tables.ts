@@ -18,10 +18,14 @@ export class InMemoryTables {
   readonly lexical = new InMemoryLexicalIndex();
   private readonly messagesBySession = new Map<string, StoredMessage[]>();
   private readonly summariesBySession = new Map<string, Map<string, Summary>>();
+  /** Summaries by session and level, in ascending toSeq: planning reads those after the synopsis without walking all. */
+  private readonly summariesByLevel = new Map<string, Summary[]>();
   private readonly jobsBySession = new Map<string, Map<string, JobRecord>>();
   private readonly factsByNamespace = new Map<string, Map<string, Fact>>();
   /** Facts by namespace and predicate kind, so a profile read does not walk every fact. */
   private readonly factsByKind = new Map<string, Map<string, Fact>>();
+  /** Facts by namespace and slot (subject, predicate), so reconciling a new fact does not walk every fact. */
+  private readonly factsBySlot = new Map<string, Map<string, Fact>>();
 
   readonly sessions = new Table<Session>((session) => session.id, this.undo);
   readonly topic = new InMemoryTopicTables(this.undo);
@@ -40,11 +44,13 @@ export class InMemoryTables {
   readonly summaries = new Table<Summary>((summary) => summary.id, this.undo, {
     attach: (summary) => {
       addToGroup(this.summariesBySession, summary.sessionId, summary.id, summary);
+      insertByToSeq(this.summariesByLevel, levelGroup(summary.sessionId, summary.level), summary);
       const entry = { kind: 'summary' as const, id: summary.id, sessionId: summary.sessionId };
       this.lexical.add(summary.namespace, entry, summary.text);
     },
     detach: (summary) => {
       removeFromGroup(this.summariesBySession, summary.sessionId, summary.id);
+      removeByToSeq(this.summariesByLevel, levelGroup(summary.sessionId, summary.level), summary);
       this.lexical.remove(summary.namespace, 'summary', summary.id);
     },
   });
@@ -53,6 +59,7 @@ export class InMemoryTables {
     attach: (fact) => {
       addToGroup(this.factsByNamespace, fact.namespace, fact.id, fact);
       addToGroup(this.factsByKind, kindGroup(fact.namespace, predicateKind(fact.predicate)), fact.id, fact);
+      addToGroup(this.factsBySlot, slotGroup(fact.namespace, fact.subject, fact.predicate), fact.id, fact);
       // Superseded facts stay in the table for history but leave the lexical index.
       if (isCurrentFact(fact)) {
         this.lexical.add(fact.namespace, { kind: 'fact', id: fact.id, sessionId: null }, factLexicalText(fact));
@@ -61,6 +68,7 @@ export class InMemoryTables {
     detach: (fact) => {
       removeFromGroup(this.factsByNamespace, fact.namespace, fact.id);
       removeFromGroup(this.factsByKind, kindGroup(fact.namespace, predicateKind(fact.predicate)), fact.id);
+      removeFromGroup(this.factsBySlot, slotGroup(fact.namespace, fact.subject, fact.predicate), fact.id);
       this.lexical.remove(fact.namespace, 'fact', fact.id);
     },
   });
@@ -91,8 +99,19 @@ export class InMemoryTables {
     return [...(this.summariesBySession.get(sessionId)?.values() ?? [])];
   }
 
+  /** One session's summaries of one level with `toSeq >= minToSeq`, by a binary search. */
+  sessionSummariesAtLevel(sessionId: string, level: Summary['level'], minToSeq: number): Summary[] {
+    const list = this.summariesByLevel.get(levelGroup(sessionId, level)) ?? [];
+    return list.slice(toSeqBound(list, minToSeq, ''));
+  }
+
   sessionJobs(sessionId: string): JobRecord[] {
     return [...(this.jobsBySession.get(sessionId)?.values() ?? [])];
+  }
+
+  /** Facts of one slot of a namespace. */
+  slotFacts(namespace: string, subject: string, predicate: string): Fact[] {
+    return [...(this.factsBySlot.get(slotGroup(namespace, subject, predicate))?.values() ?? [])];
   }
 
   namespaceFacts(namespace: string): Fact[] {
@@ -148,6 +167,44 @@ function removeBySeq(bySession: Map<string, StoredMessage[]>, message: StoredMes
   const index = lowerBound(list, message.seq);
   if (list[index]?.id === message.id) list.splice(index, 1);
   if (list.length === 0) bySession.delete(message.sessionId);
+}
+
+function slotGroup(namespace: string, subject: string, predicate: string): string {
+  return `${namespace}\u0000${subject}\u0000${predicate}`;
+}
+
+function levelGroup(sessionId: string, level: Summary['level']): string {
+  return `${sessionId}\u0000${level}`;
+}
+
+/** The first index whose (toSeq, id) is not below (toSeq, id). */
+function toSeqBound(list: readonly Summary[], toSeq: number, id: string): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    const row = list[mid];
+    if (row !== undefined && (row.toSeq < toSeq || (row.toSeq === toSeq && row.id < id))) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+function insertByToSeq(groups: Map<string, Summary[]>, group: string, summary: Summary): void {
+  let list = groups.get(group);
+  if (list === undefined) {
+    list = [];
+    groups.set(group, list);
+  }
+  list.splice(toSeqBound(list, summary.toSeq, summary.id), 0, summary);
+}
+
+function removeByToSeq(groups: Map<string, Summary[]>, group: string, summary: Summary): void {
+  const list = groups.get(group);
+  if (list === undefined) return;
+  const at = toSeqBound(list, summary.toSeq, summary.id);
+  if (list[at]?.id === summary.id) list.splice(at, 1);
+  if (list.length === 0) groups.delete(group);
 }
 
 function addToGroup<T>(groups: Map<string, Map<string, T>>, group: string, key: string, row: T): void {

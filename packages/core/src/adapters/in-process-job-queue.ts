@@ -27,8 +27,8 @@ interface Tracked {
 
 /**
  * {@link JobQueue} running jobs in the background of this process: `enqueue` returns at once,
- * work starts on a later tick, FIFO, `concurrency` jobs at a time, with exponential backoff
- * between attempts. Nothing survives a restart: the store's job ledger re-plans lost work.
+ * work starts on a later tick, FIFO, `concurrency` jobs at a time, each job on its own
+ * macrotask (the event loop is free between jobs), with exponential backoff between attempts. Nothing survives a restart: the store's job ledger re-plans lost work.
  */
 export class InProcessJobQueue implements JobQueue {
   private readonly concurrency: number;
@@ -37,6 +37,8 @@ export class InProcessJobQueue implements JobQueue {
   private runtime: JobRuntime | null = null;
   /** Jobs not yet applied, by key, in enqueue order (oldest first). */
   private readonly tracked = new Map<string, Tracked>();
+  /** The same entries by session, so `pending(sessionId)` does not walk every session's backlog. */
+  private readonly trackedBySession = new Map<string, Map<string, Tracked>>();
   private readonly ready: Tracked[] = [];
   private readonly running = new Set<Promise<void>>();
   /** Accepted jobs neither applied nor finally failed. */
@@ -75,10 +77,13 @@ export class InProcessJobQueue implements JobQueue {
       const existing = this.tracked.get(job.key);
       if (existing !== undefined && existing.state !== 'failed') continue;
       // Re-inserting moves a retried key to the end: it is now the newest job.
-      this.tracked.delete(job.key);
+      this.untrack(job.key);
       const entry: Tracked = { job, state: 'queued', attempts: 0 };
-      this.tracked.set(job.key, entry);
-      this.ready.push(entry);
+      this.track(entry);
+      // A consolidation keeps the working tier small (planning reads the summaries after the
+      // synopsis): it goes ahead of a backlog instead of waiting for all of it.
+      if (job.type === 'consolidate') this.ready.unshift(entry);
+      else this.ready.push(entry);
       this.unsettled += 1;
     }
     this.schedulePump();
@@ -86,8 +91,8 @@ export class InProcessJobQueue implements JobQueue {
 
   async pending(sessionId?: string): Promise<PendingJob[]> {
     const result: PendingJob[] = [];
-    for (const { job, state, attempts, error } of this.tracked.values()) {
-      if (sessionId !== undefined && job.sessionId !== sessionId) continue;
+    const entries = sessionId === undefined ? this.tracked.values() : (this.trackedBySession.get(sessionId)?.values() ?? []);
+    for (const { job, state, attempts, error } of entries) {
       const { key, type, fromSeq, toSeq } = job;
       const shown = state === 'waiting' ? 'queued' : state;
       const listed: PendingJob = { key, type, sessionId: job.sessionId, fromSeq, toSeq, state: shown, attempts };
@@ -122,6 +127,25 @@ export class InProcessJobQueue implements JobQueue {
     this.notifyIfIdle();
   }
 
+  private track(entry: Tracked): void {
+    this.tracked.set(entry.job.key, entry);
+    let bySession = this.trackedBySession.get(entry.job.sessionId);
+    if (bySession === undefined) {
+      bySession = new Map();
+      this.trackedBySession.set(entry.job.sessionId, bySession);
+    }
+    bySession.set(entry.job.key, entry);
+  }
+
+  private untrack(key: string): void {
+    const entry = this.tracked.get(key);
+    if (entry === undefined) return;
+    this.tracked.delete(key);
+    const bySession = this.trackedBySession.get(entry.job.sessionId);
+    bySession?.delete(key);
+    if (bySession?.size === 0) this.trackedBySession.delete(entry.job.sessionId);
+  }
+
   private schedulePump(): void {
     if (this.isPumpScheduled) return;
     this.isPumpScheduled = true;
@@ -138,7 +162,10 @@ export class InProcessJobQueue implements JobQueue {
       if (next === undefined) break;
       const work: Promise<void> = this.attempt(runtime, next).finally(() => {
         this.running.delete(work);
-        this.pump();
+        // The next job starts on a later macrotask: a backlog runs in slices, one job each,
+        // and the app's I/O and timers get their turn between them (with an in-memory store
+        // a job never awaits real I/O, so chaining them would hold the event loop throughout).
+        this.schedulePump();
         this.notifyIfIdle();
       });
       this.running.add(work);
@@ -152,7 +179,7 @@ export class InProcessJobQueue implements JobQueue {
     try {
       entry.result ??= await runtime.derive(entry.job, { number: entry.attempts, isFinal: entry.attempts >= this.attempts });
       await runtime.apply(entry.result);
-      if (this.tracked.get(entry.job.key) === entry) this.tracked.delete(entry.job.key);
+      if (this.tracked.get(entry.job.key) === entry) this.untrack(entry.job.key);
       this.unsettled -= 1;
     } catch (error) {
       entry.error = error instanceof Error ? error.message : String(error);

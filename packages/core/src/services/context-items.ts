@@ -5,7 +5,7 @@ import type { ContextItem, Section } from '../engine/assemble-context.js';
 import type { MemoryDeps } from './deps.js';
 import type { Retrieved } from './retrieve.js';
 import type { SessionView } from './session-view.js';
-import { turnTokens } from './schedule.js';
+import { turnTokens } from './turn-tokens.js';
 import { formatDay, truncateWords } from './text-format.js';
 
 /** Context candidates rendered as the lines they would be, with their token cost and the reason they are offered. */

@@ -26,6 +26,12 @@ export interface PendingReport {
   watermarkSeq: number;
   /** Turns kept verbatim because no applied summary covers them yet. */
   uncoveredMessages: number;
+  /**
+   * Uncovered turns up to this seq are not in the manifest: the newer ones listed hold the
+   * whole budget and recent turns stay contiguous, so none of these could have been shown.
+   * Search still reaches them (recall). 0 when every uncovered turn is listed.
+   */
+  unlistedThroughSeq: number;
 }
 
 export interface ContextResult {
@@ -46,7 +52,8 @@ const HEADINGS = { working: 'Conversation so far (summarized):', profile: 'About
  * extracts that match the query, and the recent turns, within `budgetTokens`.
  */
 export async function buildContext(deps: MemoryDeps, session: Session, query: string | undefined, budgetTokens: number): Promise<ContextResult> {
-  const view = await loadSessionView(deps, session);
+  // Only the newest turns a context of this budget could show: a backlog is reached through search.
+  const view = await loadSessionView(deps, session, { recentTokens: budgetTokens });
   const effectiveQuery = query ?? lastUserText(view.uncovered);
   const shown = new Set<string>([...view.uncovered.map((m) => m.id), ...view.summaries.map((s) => s.id), ...(view.synopsis ? [view.synopsis.id] : [])]);
   const { context } = deps.policy;
@@ -86,7 +93,7 @@ export async function buildContext(deps: MemoryDeps, session: Session, query: st
     tokens,
     budgetTokens,
     query: effectiveQuery,
-    pending: { jobs, watermarkSeq: view.watermark, uncoveredMessages: view.uncovered.length },
+    pending: { jobs, watermarkSeq: view.watermark, uncoveredMessages: view.uncoveredCount, unlistedThroughSeq: view.unreadThroughSeq },
   };
 }
 

@@ -6,8 +6,9 @@ import type { Session } from '../domain/session.js';
 import { isCovered, type SeqRange } from '../engine/coverage.js';
 import { jobKey } from '../engine/ids.js';
 import { planConsolidation, planIngest, planSummaries } from '../engine/plan-derivation.js';
-import { MESSAGE_OVERHEAD_TOKENS, type MemoryDeps } from './deps.js';
-import { loadSessionView, type SessionView } from './session-view.js';
+import type { MemoryDeps } from './deps.js';
+import { chainedThrough, loadWorkingTier, type WorkingTier } from './session-view.js';
+import { turnTokens } from './turn-tokens.js';
 
 /**
  * Plans the derivation a session needs now and enqueues it: ingest (embed + extract facts)
@@ -19,14 +20,20 @@ import { loadSessionView, type SessionView } from './session-view.js';
 export async function scheduleSession(deps: MemoryDeps, sessionId: string): Promise<void> {
   const session = (await deps.store.sessions({ ids: [sessionId] }))[0];
   if (!session) return;
-  const [view, pending] = await Promise.all([loadSessionView(deps, session), deps.queue.pending(sessionId)]);
+  const [tier, pending] = await Promise.all([loadWorkingTier(deps, session), deps.queue.pending(sessionId)]);
   const active = pending.filter((p) => p.state !== 'failed');
+  const view = { session, ...tier };
   const jobs = [
     ...(await planIngestJobs(deps, session, active)),
-    ...planSummaryJobs(deps, view, active),
-    ...planConsolidationJobs(deps, view, active),
+    ...(await planSummaryJobs(deps, view, active)),
+    ...(await planConsolidationJobs(deps, view, active)),
   ];
   if (jobs.length) await deps.queue.enqueue(jobs);
+}
+
+/** The working tier of a session, as planning reads it. */
+interface PlanningView extends WorkingTier {
+  session: Session;
 }
 
 async function planIngestJobs(deps: MemoryDeps, session: Session, pending: PendingJob[]): Promise<DeriveJob[]> {
@@ -54,14 +61,16 @@ export async function relatedFacts(deps: MemoryDeps, namespace: string, turns: T
   return facts.map((f) => ({ id: f.id, subject: f.subject, predicate: f.predicate, object: f.object, text: f.text }));
 }
 
-function planSummaryJobs(deps: MemoryDeps, view: SessionView, pending: PendingJob[]): DeriveJob[] {
+/**
+ * Plans summaries of the turns that neither an applied summary nor a pending summarize job
+ * covers. Only turns after the run those two cover together are read (holes inside it stop
+ * the run, so they are read too): the cost follows what is new, not the backlog.
+ */
+async function planSummaryJobs(deps: MemoryDeps, view: PlanningView, pending: PendingJob[]): Promise<DeriveJob[]> {
   const pendingRanges: SeqRange[] = pending.filter((p) => p.type === 'summarize');
-  const candidates = view.uncovered.filter((m) => !isCovered(m.seq, pendingRanges));
-  const covered: SeqRange[] = [
-    ...(view.synopsis ? [{ fromSeq: 1, toSeq: view.synopsis.toSeq }] : []),
-    ...view.summaries,
-    ...pendingRanges,
-  ];
+  const covered: SeqRange[] = [...(view.synopsis ? [{ fromSeq: 1, toSeq: view.synopsis.toSeq }] : []), ...view.summaries, ...pendingRanges];
+  const planFrom = chainedThrough(view.coveredThrough, covered);
+  const candidates = (await deps.store.messages({ sessionId: view.session.id, fromSeq: planFrom + 1 })).filter((m) => !isCovered(m.seq, covered));
   const costs = candidates.map((m) => ({ seq: m.seq, tokens: turnTokens(deps, m) }));
   const { immediate, working } = deps.policy;
   const ranges = planSummaries(costs, covered, { ...immediate, batchMessages: working.batchMessages });
@@ -77,17 +86,19 @@ function planSummaryJobs(deps: MemoryDeps, view: SessionView, pending: PendingJo
   });
 }
 
-function previousSummary(view: SessionView, fromSeq: number): Summary | undefined {
+function previousSummary(view: PlanningView, fromSeq: number): Summary | undefined {
   const before = view.summaries.filter((s) => s.toSeq < fromSeq).sort((a, b) => b.toSeq - a.toSeq)[0];
   return before ?? view.synopsis;
 }
 
-function planConsolidationJobs(deps: MemoryDeps, view: SessionView, pending: PendingJob[]): DeriveJob[] {
+async function planConsolidationJobs(deps: MemoryDeps, view: PlanningView, pending: PendingJob[]): Promise<DeriveJob[]> {
   const synopsisTo = view.synopsis?.toSeq ?? 0;
   // One consolidation at a time. A listed job the synopsis already reaches has been applied:
   // its apply step is what called us, before the queue could drop it from `pending`.
   if (pending.some((p) => p.type === 'consolidate' && p.toSeq > synopsisTo)) return [];
-  const fold = planConsolidation(synopsisTo, view.summaries, view.uncovered.map((m) => m.seq), deps.policy.working.maxSummaries);
+  const { maxSummaries } = deps.policy.working;
+  if (view.summaries.filter((s) => s.fromSeq > synopsisTo).length <= maxSummaries) return [];
+  const fold = planConsolidation(synopsisTo, view.summaries, await firstUncoveredBetweenSummaries(deps, view), maxSummaries);
   const last = fold[fold.length - 1];
   if (!last) return [];
   const summaries = view.summaries.filter((s) => fold.some((f) => f.id === s.id));
@@ -103,6 +114,23 @@ function planConsolidationJobs(deps: MemoryDeps, view: SessionView, pending: Pen
   ];
 }
 
+/**
+ * The first turn between the applied summaries that none of them covers, as a one-element
+ * list (or none): consolidation folds only up to it. Each gap between summaries is checked
+ * with a one-row read, oldest first; a gap left by forgotten turns holds none and is passed.
+ */
+async function firstUncoveredBetweenSummaries(deps: MemoryDeps, view: PlanningView): Promise<number[]> {
+  let reach = view.synopsis?.toSeq ?? 0;
+  for (const summary of [...view.summaries].sort((a, b) => a.fromSeq - b.fromSeq)) {
+    if (summary.fromSeq > reach + 1) {
+      const [first] = await deps.store.messages({ sessionId: view.session.id, fromSeq: reach + 1, toSeq: summary.fromSeq - 1, last: 1 });
+      if (first) return [first.seq];
+    }
+    reach = Math.max(reach, summary.toSeq);
+  }
+  return [];
+}
+
 function ref<T extends DeriveJob['type']>(type: T, session: Session, range: SeqRange) {
   return {
     key: jobKey(type, session.id, range.fromSeq, range.toSeq),
@@ -111,12 +139,6 @@ function ref<T extends DeriveJob['type']>(type: T, session: Session, range: SeqR
     fromSeq: range.fromSeq,
     toSeq: range.toSeq,
   };
-}
-
-/** Tokens a stored turn costs in a prompt: content, tool calls and per-message overhead. */
-export function turnTokens(deps: Pick<MemoryDeps, 'tokens'>, message: StoredMessage): number {
-  const calls = message.toolCalls?.length ? deps.tokens.count(JSON.stringify(message.toolCalls)) : 0;
-  return deps.tokens.count(message.content) + calls + MESSAGE_OVERHEAD_TOKENS;
 }
 
 export function toTurn(message: StoredMessage): TranscriptTurn {

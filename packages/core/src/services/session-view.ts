@@ -3,6 +3,10 @@ import type { StoredMessage } from '../domain/message.js';
 import type { Session } from '../domain/session.js';
 import { isCovered, type SeqRange } from '../engine/coverage.js';
 import type { MemoryDeps } from './deps.js';
+import { turnTokens } from './turn-tokens.js';
+
+/** Turns read per step when only the newest uncovered turns are wanted. */
+const WINDOW_CHUNK = 64;
 
 /** What the working and immediate tiers of one session hold right now. */
 export interface SessionView {
@@ -10,14 +14,24 @@ export interface SessionView {
   synopsis?: Summary;
   /** Batch summaries after the synopsis, oldest first. */
   summaries: Summary[];
-  /** Turns not covered by an applied summary: the immediate tier, oldest first. */
+  /**
+   * Turns not covered by an applied summary (the immediate tier), oldest first: all of them,
+   * or, when the view was read for a context of `recentTokens`, the newest ones it can hold.
+   */
   uncovered: StoredMessage[];
+  /**
+   * How many turns no applied summary covers. Exact when `uncovered` holds them all; past a
+   * window, the unread part is counted by seq (a forgotten turn's seq still counts there).
+   */
+  uncoveredCount: number;
   /** Highest seq up to which every turn is covered by an applied summary. */
   watermark: number;
+  /** Uncovered turns up to this seq were not read (0 when `uncovered` holds them all). */
+  unreadThroughSeq: number;
 }
 
 /** The highest seq reached by ranges chained without a gap from `start` (ranges in any order). */
-function coveredThrough(start: number, ranges: readonly SeqRange[]): number {
+export function chainedThrough(start: number, ranges: readonly SeqRange[]): number {
   let reach = start;
   for (const range of [...ranges].sort((a, b) => a.fromSeq - b.fromSeq)) {
     if (range.fromSeq > reach + 1) break;
@@ -26,28 +40,68 @@ function coveredThrough(start: number, ranges: readonly SeqRange[]): number {
   return reach;
 }
 
-/**
- * Reads the tiers of one session. Only summaries after the synopsis and turns after what they
- * cover are read, so the cost is bounded by the working tier's size, not by the session's length.
- */
-export async function loadSessionView(deps: MemoryDeps, session: Session): Promise<SessionView> {
+/** The working tier of a session: its synopsis, the batch summaries after it, and how far they reach without a gap. */
+export interface WorkingTier {
+  synopsis?: Summary;
+  /** Batch summaries after the synopsis, oldest first. */
+  summaries: Summary[];
+  /** Highest seq the synopsis and the summaries reach without a gap. */
+  coveredThrough: number;
+}
+
+/** Reads the working tier of one session (two reads, bounded by the tier's size). */
+export async function loadWorkingTier(deps: MemoryDeps, session: Session): Promise<WorkingTier> {
   const { store } = deps;
   const synopses = await store.summaries({ sessionId: session.id, level: 'synopsis' });
   const synopsis = synopses.reduce<Summary | undefined>((best, s) => (!best || s.toSeq > best.toSeq ? s : best), undefined);
   const from = synopsis ? synopsis.toSeq + 1 : 1;
-  const summaries = await store.summaries({ sessionId: session.id, level: 'batch', minToSeq: from });
-  const after = summaries.filter((s) => s.fromSeq >= from);
-  const ranges: SeqRange[] = after.map((s) => ({ fromSeq: s.fromSeq, toSeq: s.toSeq }));
-  // Turns up to the end of the summaries' contiguous run are covered: read only after it, so
-  // the cost follows the immediate tier, not how far consolidation lags behind.
-  const messages = await store.messages({ sessionId: session.id, fromSeq: coveredThrough(from - 1, ranges) + 1 });
-  const uncovered = messages.filter((m) => !isCovered(m.seq, ranges));
+  const summaries = (await store.summaries({ sessionId: session.id, level: 'batch', minToSeq: from })).filter((s) => s.fromSeq >= from);
+  return { ...(synopsis ? { synopsis } : {}), summaries, coveredThrough: chainedThrough(from - 1, summaries) };
+}
+
+/**
+ * Reads the tiers of one session. Only summaries after the synopsis and turns after what they
+ * cover are read, so the cost follows the working tier and the immediate tier, not the
+ * session's length. With `recentTokens`, turns are read newest first, a chunk at a time, only
+ * until they hold that many tokens: recent turns stay contiguous in a context, so older ones
+ * could not be shown, and a backlog of turns not yet summarized is never enumerated (those
+ * turns stay reachable through search).
+ */
+export async function loadSessionView(deps: MemoryDeps, session: Session, options: { recentTokens?: number } = {}): Promise<SessionView> {
+  const { synopsis, summaries, coveredThrough } = await loadWorkingTier(deps, session);
+  const ranges: SeqRange[] = summaries.map((s) => ({ fromSeq: s.fromSeq, toSeq: s.toSeq }));
+  const isUncovered = (m: StoredMessage): boolean => !isCovered(m.seq, ranges);
+  const base = { session, ...(synopsis ? { synopsis } : {}), summaries };
+  if (options.recentTokens === undefined) {
+    const uncovered = (await deps.store.messages({ sessionId: session.id, fromSeq: coveredThrough + 1 })).filter(isUncovered);
+    return { ...base, uncovered, uncoveredCount: uncovered.length, watermark: watermarkOf(uncovered, session), unreadThroughSeq: 0 };
+  }
+  const window: StoredMessage[][] = [];
+  let tokens = 0;
+  let toSeq = session.lastSeq;
+  let isComplete = false;
+  while (toSeq > coveredThrough) {
+    const chunk = await deps.store.messages({ sessionId: session.id, fromSeq: coveredThrough + 1, toSeq, last: WINDOW_CHUNK });
+    const kept = chunk.filter(isUncovered);
+    window.unshift(kept);
+    for (const m of kept) tokens += turnTokens(deps, m);
+    const first = chunk[0];
+    if (chunk.length < WINDOW_CHUNK || first === undefined) {
+      isComplete = true;
+      break;
+    }
+    toSeq = first.seq - 1;
+    if (tokens >= options.recentTokens) break;
+  }
+  if (toSeq <= coveredThrough) isComplete = true;
+  const uncovered = window.flat();
+  if (isComplete) return { ...base, uncovered, uncoveredCount: uncovered.length, watermark: watermarkOf(uncovered, session), unreadThroughSeq: 0 };
+  // Seqs between the covered run and the window, less those later summaries cover.
+  const unread = toSeq - coveredThrough - ranges.reduce((sum, r) => sum + Math.max(0, Math.min(r.toSeq, toSeq) - Math.max(r.fromSeq, coveredThrough + 1) + 1), 0);
+  return { ...base, uncovered, uncoveredCount: uncovered.length + unread, watermark: coveredThrough, unreadThroughSeq: toSeq };
+}
+
+function watermarkOf(uncovered: readonly StoredMessage[], session: Session): number {
   const first = uncovered[0];
-  return {
-    session,
-    ...(synopsis ? { synopsis } : {}),
-    summaries: after,
-    uncovered,
-    watermark: first ? first.seq - 1 : session.lastSeq,
-  };
+  return first ? first.seq - 1 : session.lastSeq;
 }
