@@ -21,10 +21,11 @@ import { runRetrievalQualityBench } from './scenarios/retrieval-quality.js';
 import { runPeersBench } from './scenarios/peers.js';
 import { runTopicsCompressionBench } from './scenarios/topics-compression.js';
 import { runLocomoBench } from './scenarios/locomo.js';
+import { runScaleBench } from './scenarios/scale.js';
 
 /** Set in the process that runs one scenario. */
 const CHILD_ENV = 'STRATA_BENCH_SCENARIO_PROCESS';
-const SCENARIOS = ['locomo', 'retrieval-quality', 'peers', 'in-memory-latency', 'sqlite-latency', 'sqlite-knowledge-base', 'topics-compression', 'knowledge-bases', 'worker-throughput'];
+const SCENARIOS = ['locomo', 'retrieval-quality', 'peers', 'in-memory-latency', 'sqlite-latency', 'scale', 'sqlite-knowledge-base', 'topics-compression', 'knowledge-bases', 'worker-throughput'];
 /** Scenarios that need a server (Chroma, Redis): run only when named, so a fresh clone runs the rest as is. */
 const ONLY_WHEN_NAMED = new Set(['knowledge-bases', 'worker-throughput']);
 
@@ -84,6 +85,8 @@ async function main(): Promise<void> {
   for (const { result, target, sizes } of plan(isQuick)) {
     if (wants(result)) await runOne(result, isQuick, environment, () => runMemoryLatency(target, sizes));
   }
+  // derivation at scale: per-turn cost as a session grows, the event loop during an import's derivation, a 100k-turn session
+  if (wants('scale')) await runOne('scale', isQuick, environment, () => runScaleBench({ quick: isQuick }));
   if (wants('sqlite-knowledge-base')) await runOne('sqlite-knowledge-base', isQuick, environment, () => runSqliteKnowledgeBaseBench({ quick: isQuick }));
   // cold history: compression ratio of decayed topics, restore latency of one topic
   if (wants('topics-compression')) await runOne('topics-compression', isQuick, environment, () => runTopicsCompressionBench({ quick: isQuick }));
