@@ -111,7 +111,7 @@ describe('DESIGN invariants', () => {
     const { memory, store, knowledge } = await createTestMemory();
     const s = await memory.sessions.create({ namespace: 'n' });
     const messages = [];
-    for (const m of chat(20)) messages.push(...(await memory.append(s.id, m)));
+    for (const m of chat(40)) messages.push(...(await memory.append(s.id, m)));
     await memory.flush();
     const ids = new Set(messages.map((m) => m.id));
     const summaries = await store.summaries({ sessionId: s.id });
@@ -125,11 +125,17 @@ describe('DESIGN invariants', () => {
     expect(fromLisbon.map((f) => f.object).sort()).toEqual(['Lisbon', 'loves']);
     const summaryWithIt = summaries.find((x) => x.level === 'batch' && x.sourceMessageIds.includes(lisbon.id))!;
     expect(summaryWithIt).toBeDefined();
+    // The synopsis covers the turn through the synopsis it replaced: it names only its last fold's turns.
+    const synopsis = summaries.find((x) => x.level === 'synopsis')!;
+    expect(synopsis.toSeq).toBeGreaterThan(lisbon.seq);
+    expect(synopsis.sourceMessageIds).not.toContain(lisbon.id);
 
     await memory.forget({ messageIds: [lisbon.id] });
     await memory.flush();
     const after = await store.summaries({ sessionId: s.id });
     expect(after.some((x) => x.sourceMessageIds.includes(lisbon.id))).toBe(false);
+    expect(after.some((x) => x.id === synopsis.id)).toBe(false);
+    expect(after.filter((x) => x.level === 'synopsis').map((x) => x.text).join(' ')).not.toMatch(/Lisbon/);
     const rederived = after.find((x) => x.level === 'batch' && x.fromSeq <= lisbon.seq && x.toSeq >= lisbon.seq);
     expect(rederived?.sourceMessageIds.sort()).toEqual(summaryWithIt.sourceMessageIds.filter((id) => id !== lisbon.id).sort());
     expect(await store.facts({ sourceMessageIds: [lisbon.id], includeSuperseded: true })).toEqual([]);

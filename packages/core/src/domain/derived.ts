@@ -14,6 +14,12 @@ export interface Summary {
   fromSeq: number;
   toSeq: number;
   text: string;
+  /**
+   * The turns it was built from. A batch summary: every turn of its range. A synopsis: the
+   * turns its last fold added (the folded summaries' turns); it covers every turn of its
+   * session up to `toSeq`, the earlier ones through the synopsis it replaced. Listing them
+   * all would make every fold, and every read of the synopsis, cost the whole session.
+   */
   sourceMessageIds: string[];
   /** The time of the newest turn it covers, so that a summary is dated like its conversation. */
   createdAt: number;

@@ -74,7 +74,7 @@ export type DeriveJob =
   | (JobRef & { type: 'summarize'; turns: TranscriptTurn[]; previousSummary?: string })
   | (JobRef & {
       type: 'consolidate';
-      synopsis?: { id: string; text: string; toSeq: number; sourceMessageIds: string[] };
+      synopsis?: { id: string; text: string; toSeq: number };
       summaries: { id: string; fromSeq: number; toSeq: number; text: string; sourceMessageIds: string[] }[];
     });
 

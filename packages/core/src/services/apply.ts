@@ -126,14 +126,10 @@ async function applySynopsis(deps: MemoryDeps, result: Extract<DeriveResult, { j
   const { job } = result;
   const current = (await deps.store.summaries({ sessionId: job.sessionId, level: 'synopsis' }))[0];
   if (current?.id !== result.replacesSynopsisId) return false;
-  // Only the sources the fold adds are read: the current synopsis's own were checked when it
-  // landed, and forgetting one of them since would have deleted it (then it is not current).
-  // Reading all of them made each fold cost the whole session.
-  const previous = new Set(current?.sourceMessageIds ?? []);
-  const added = result.sourceMessageIds.filter((id) => !previous.has(id));
-  const times = await sourceTimes(deps, added);
-  if (added.some((id) => !times.has(id))) return false;
-  if (current) times.set(current.id, current.createdAt);
+  // The sources are the turns this fold adds. Those of the synopsis it replaces were checked
+  // when that landed, and forgetting one since would have deleted it (it is then not current).
+  const times = await sourceTimes(deps, result.sourceMessageIds);
+  if (result.sourceMessageIds.some((id) => !times.has(id))) return false;
   const now = deps.clock.now();
   const synopsis = summaryOf('synopsis', result, times, now);
   const receipt = await deps.store.write({

@@ -61,7 +61,8 @@ export async function deriveJob(job: DeriveJob, deps: ModelDeps, attempt: Derive
         }),
       );
       const vector = await deps.embeddings.embedQuery(value.text);
-      const sources = [...(job.synopsis?.sourceMessageIds ?? []), ...job.summaries.flatMap((s) => s.sourceMessageIds)];
+      // a synopsis names the turns this fold adds; it covers the rest through the synopsis it replaces
+      const sources = job.summaries.flatMap((s) => s.sourceMessageIds);
       return withUsage({
         job: refOf(job),
         text: value.text,

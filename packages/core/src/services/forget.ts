@@ -1,4 +1,4 @@
-import type { Fact } from '../domain/derived.js';
+import type { Fact, Summary } from '../domain/derived.js';
 import { jobKey } from '../engine/ids.js';
 import { spliceOutOfHistory } from '../engine/splice-history.js';
 import type { StoreOp } from '../ports/session-store.js';
@@ -32,7 +32,7 @@ export async function forget(deps: MemoryDeps, target: ForgetTarget): Promise<Fo
   const ids = new Set(scope.messageIds);
   const idList = [...ids];
   const [summaries, facts] = await Promise.all([
-    idList.length ? deps.store.summaries({ sourceMessageIds: idList }) : Promise.resolve([]),
+    idList.length ? summariesBuiltFrom(deps, scope) : Promise.resolve([]),
     scope.namespace ? deps.store.facts({ namespace: scope.namespace, includeSuperseded: true }) : idList.length ? deps.store.facts({ sourceMessageIds: idList, includeSuperseded: true }) : Promise.resolve([]),
   ]);
   const factPlan = await planFactForget(deps, facts, ids, scope.namespace !== undefined);
@@ -67,12 +67,31 @@ interface Scope {
   messageIds: string[];
   sessionIds: string[];
   namespace?: string;
+  /** For forgotten turns of sessions that stay: the smallest forgotten seq of each session. */
+  firstSeqBySession?: Map<string, number>;
+}
+
+/**
+ * Summaries built from the forgotten turns: those naming one of them, and each synopsis that
+ * covers one (a synopsis names only the turns of its last fold, and covers its session up to
+ * its `toSeq`). Whole sessions and namespaces go with all their summaries.
+ */
+async function summariesBuiltFrom(deps: MemoryDeps, scope: Scope): Promise<Summary[]> {
+  const named = await deps.store.summaries({ sourceMessageIds: scope.messageIds });
+  const covering: Summary[] = [];
+  for (const [sessionId, seq] of scope.firstSeqBySession ?? []) {
+    const synopses = await deps.store.summaries({ sessionId, level: 'synopsis', minToSeq: seq });
+    covering.push(...synopses.filter((s) => !named.some((n) => n.id === s.id)));
+  }
+  return [...named, ...covering];
 }
 
 async function resolveScope(deps: MemoryDeps, target: ForgetTarget): Promise<Scope> {
   if ('messageIds' in target) {
     const found = await deps.store.messages({ ids: target.messageIds });
-    return { messageIds: found.map((m) => m.id), sessionIds: [] };
+    const firstSeqBySession = new Map<string, number>();
+    for (const m of found) firstSeqBySession.set(m.sessionId, Math.min(m.seq, firstSeqBySession.get(m.sessionId) ?? Infinity));
+    return { messageIds: found.map((m) => m.id), sessionIds: [], firstSeqBySession };
   }
   if ('sessionId' in target) {
     const messages = await deps.store.messages({ sessionId: target.sessionId });

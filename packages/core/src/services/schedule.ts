@@ -107,7 +107,7 @@ async function planConsolidationJobs(deps: MemoryDeps, view: PlanningView, pendi
       ...ref('consolidate', view.session, { fromSeq: 1, toSeq: last.toSeq }),
       type: 'consolidate',
       ...(view.synopsis
-        ? { synopsis: { id: view.synopsis.id, text: view.synopsis.text, toSeq: view.synopsis.toSeq, sourceMessageIds: view.synopsis.sourceMessageIds } }
+        ? { synopsis: { id: view.synopsis.id, text: view.synopsis.text, toSeq: view.synopsis.toSeq } }
         : {}),
       summaries: summaries.map((s) => ({ id: s.id, fromSeq: s.fromSeq, toSeq: s.toSeq, text: s.text, sourceMessageIds: s.sourceMessageIds })),
     },
