@@ -46,7 +46,9 @@ function messageCandidates(tables: InMemoryTables, filter: MessageFilter): Store
     const list = tables.sessionMessages(filter.sessionId);
     const start = filter.fromSeq === undefined ? 0 : lowerBound(list, filter.fromSeq);
     const end = filter.toSeq === undefined ? list.length : lowerBound(list, filter.toSeq + 1);
-    return list.slice(start, end);
+    // one session's rows are in seq order and share a namespace: `last` alone narrows them (ids may not)
+    const from = filter.last !== undefined && filter.ids === undefined ? Math.max(start, end - Math.max(0, filter.last)) : start;
+    return list.slice(from, end);
   }
   if (filter.ids !== undefined) return lookup(tables.messages, filter.ids);
   return [...tables.messages.values()];

@@ -37,6 +37,24 @@ describe('planSummaries', () => {
     }
     expect(incremental).toEqual(all);
   });
+
+  it.each([7, 10, 31])('plans the same boundaries over a long backlog read in slices of %i turns (tail open) as in one pass', (slice) => {
+    const backlog = turns(1, 200, 600);
+    const all = planSummaries(backlog, [], policy);
+    const sliced: { fromSeq: number; toSeq: number }[] = [];
+    let covered = 0;
+    for (let round = 0; round < 200; round++) {
+      const window = backlog.filter((t) => t.seq > covered && t.seq <= covered + slice + policy.maxMessages);
+      const isTailOpen = (window[window.length - 1]?.seq ?? 0) < 200;
+      const planned = planSummaries(window, covered ? [{ fromSeq: 1, toSeq: covered }] : [], policy, isTailOpen);
+      if (planned.length === 0) break;
+      sliced.push(...planned);
+      covered = planned[planned.length - 1]!.toSeq;
+    }
+    expect(sliced).toEqual(all);
+    // every turn is heavy (600 tokens of 1,000): a slice planned as closed would cut short batches at its end
+    expect(all.length).toBeGreaterThan(60);
+  });
 });
 
 describe('planIngest', () => {

@@ -20,12 +20,27 @@ export interface TurnCost {
  * re-summarized as they are; the tail is batched oldest
  * first, `batchMessages` at a time, while it exceeds the window, always keeping the newest
  * `minMessages`. Boundaries depend only on the turns, so a replay plans the same keys.
+ *
+ * `isTailOpen`: more uncovered turns follow those given (a planner reading a slice of a long
+ * backlog). The tail then exceeds the window whatever the given turns weigh, so full batches
+ * are cut while `maxMessages` given turns remain after them: the same batches the whole
+ * backlog would get first, so slices plan the same keys as one pass.
  */
-export function planSummaries(uncovered: readonly TurnCost[], covered: readonly SeqRange[], policy: WindowPolicy): SeqRange[] {
+export function planSummaries(uncovered: readonly TurnCost[], covered: readonly SeqRange[], policy: WindowPolicy, isTailOpen = false): SeqRange[] {
   const lastCoveredSeq = Math.max(0, ...covered.map((r) => r.toSeq));
   const holes = uncovered.filter((t) => t.seq < lastCoveredSeq);
   const tail = uncovered.filter((t) => t.seq > lastCoveredSeq);
-  return [...groupHoles(holes, covered), ...planTail(tail, policy)];
+  return [...groupHoles(holes, covered), ...(isTailOpen ? openTail(tail, policy) : planTail(tail, policy))];
+}
+
+function openTail(tail: readonly TurnCost[], policy: WindowPolicy): SeqRange[] {
+  const ranges: SeqRange[] = [];
+  for (let start = 0; tail.length - start - policy.batchMessages >= policy.maxMessages; start += policy.batchMessages) {
+    const first = tail[start];
+    const last = tail[start + policy.batchMessages - 1];
+    if (first && last) ranges.push({ fromSeq: first.seq, toSeq: last.seq });
+  }
+  return ranges;
 }
 
 /** Uncovered turns form one run unless a covered range lies between them (deleted seqs don't split). */

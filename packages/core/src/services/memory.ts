@@ -109,7 +109,8 @@ export class Memory {
     });
     if (!applied) return;
     await this.recovery.applied(result);
-    if (result.job.type !== 'ingest' && !result.job.rederive) await scheduleSession(this.deps, result.job.sessionId);
+    // Planning goes on from here: the next summaries and consolidations, and the next slice of a long backlog.
+    if (!result.job.rederive) await scheduleSession(this.deps, result.job.sessionId);
   }
 
   /**

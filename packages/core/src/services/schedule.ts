@@ -36,11 +36,19 @@ interface PlanningView extends WorkingTier {
   session: Session;
 }
 
+/**
+ * Turns planned per scheduling, for ingest and for summaries each: a long backlog (an import)
+ * is planned a slice at a time, the next slice when a job of this one is applied, so no single
+ * planning step (nor the chat turn waiting on it) pays for the whole backlog.
+ */
+export const PLAN_SLICE_TURNS = 400;
+
 async function planIngestJobs(deps: MemoryDeps, session: Session, pending: PendingJob[]): Promise<DeriveJob[]> {
   const [last] = await deps.store.jobs({ sessionId: session.id, type: 'ingest', last: 1 });
   const pendingThrough = Math.max(0, ...pending.filter((p) => p.type === 'ingest').map((p) => p.toSeq));
   const through = Math.max(last?.toSeq ?? 0, pendingThrough);
-  const ranges = planIngest(session.lastSeq, through, deps.policy.longTerm.ingestBatchMessages);
+  const batch = deps.policy.longTerm.ingestBatchMessages;
+  const ranges = planIngest(session.lastSeq, through, batch).slice(0, Math.max(1, Math.floor(PLAN_SLICE_TURNS / batch)));
   const jobs: DeriveJob[] = [];
   for (const range of ranges) {
     const turns = (await deps.store.messages({ sessionId: session.id, ...range })).map(toTurn);
@@ -70,10 +78,11 @@ async function planSummaryJobs(deps: MemoryDeps, view: PlanningView, pending: Pe
   const pendingRanges: SeqRange[] = pending.filter((p) => p.type === 'summarize');
   const covered: SeqRange[] = [...(view.synopsis ? [{ fromSeq: 1, toSeq: view.synopsis.toSeq }] : []), ...view.summaries, ...pendingRanges];
   const planFrom = chainedThrough(view.coveredThrough, covered);
-  const candidates = (await deps.store.messages({ sessionId: view.session.id, fromSeq: planFrom + 1 })).filter((m) => !isCovered(m.seq, covered));
-  const costs = candidates.map((m) => ({ seq: m.seq, tokens: turnTokens(deps, m) }));
   const { immediate, working } = deps.policy;
-  const ranges = planSummaries(costs, covered, { ...immediate, batchMessages: working.batchMessages });
+  const toSeq = planFrom + PLAN_SLICE_TURNS + immediate.maxMessages;
+  const candidates = (await deps.store.messages({ sessionId: view.session.id, fromSeq: planFrom + 1, toSeq })).filter((m) => !isCovered(m.seq, covered));
+  const costs = candidates.map((m) => ({ seq: m.seq, tokens: turnTokens(deps, m) }));
+  const ranges = planSummaries(costs, covered, { ...immediate, batchMessages: working.batchMessages }, view.session.lastSeq > toSeq);
   return ranges.map((range) => {
     const turns = candidates.filter((m) => m.seq >= range.fromSeq && m.seq <= range.toSeq).map(toTurn);
     const previous = previousSummary(view, range.fromSeq);
