@@ -79,9 +79,16 @@ export function selectLinks(cache: StatementCache, filter: LinkFilter): TurnLink
     ['session_id = ?', filter.sessionId],
     [`message_id ${IN_LIST}`, filter.messageIds],
     [`topic_id ${IN_LIST}`, filter.topicIds],
+    ['seq >= ?', filter.fromSeq],
+    ['seq <= ?', filter.toSeq],
   ]);
-  const sql = `SELECT ${LINK_COLUMNS} FROM turn_links${clauses} ORDER BY session_id, seq`;
-  return (cache.get(sql).all(...params) as LinkRow[]).map(toLink);
+  if (filter.last === undefined) {
+    const sql = `SELECT ${LINK_COLUMNS} FROM turn_links${clauses} ORDER BY session_id, seq`;
+    return (cache.get(sql).all(...params) as LinkRow[]).map(toLink);
+  }
+  // the newest N backwards through the (session_id, seq) index, then in order again
+  const sql = `SELECT ${LINK_COLUMNS} FROM turn_links${clauses} ORDER BY session_id DESC, seq DESC LIMIT ?`;
+  return (cache.get(sql).all(...params, Math.max(0, Math.floor(filter.last))) as LinkRow[]).reverse().map(toLink);
 }
 
 /** Per topic of the session with linked turns: counts and bytes of its turns' text as stored. */

@@ -59,6 +59,15 @@ export function describeTopicStoreContract(name: string, options: TopicStoreCont
       expect((await store.links({ sessionId: 's1' })).map((l) => l.messageId)).toEqual(['m1', 'm2', 'm3']);
       expect(await store.links({ messageIds: ['m3'] })).toEqual([link('m3', 's1', 3, 't2', 'm2')]);
       expect((await store.links({ topicIds: ['t1'] })).map((l) => l.messageId)).toEqual(['m1', 'm2']);
+      // seq windows of one session, and the newest N (still in seq order)
+      expect((await store.links({ sessionId: 's1', fromSeq: 2 })).map((l) => l.messageId)).toEqual(['m2', 'm3']);
+      expect((await store.links({ sessionId: 's1', toSeq: 2 })).map((l) => l.messageId)).toEqual(['m1', 'm2']);
+      expect((await store.links({ sessionId: 's1', fromSeq: 2, toSeq: 2 }))).toEqual([link('m2', 's1', 2, 't1', 'm1')]);
+      expect((await store.links({ sessionId: 's1', last: 2 })).map((l) => l.messageId)).toEqual(['m2', 'm3']);
+      expect((await store.links({ sessionId: 's1', toSeq: 2, last: 1 })).map((l) => l.messageId)).toEqual(['m2']);
+      expect((await store.links({ sessionId: 's1', last: 0 }))).toEqual([]);
+      expect((await store.links({ topicIds: ['t1'], last: 1 })).map((l) => l.messageId)).toEqual(['m2']);
+      expect((await store.links({ sessionId: 's2', last: 5 }))).toEqual([]);
       await store.writeTopics([{ type: 'putTopics', topics: [{ ...first, importance: 0.9, accessCount: 3 }] }, { type: 'deleteTopics', ids: ['t2'] }]);
       expect((await store.topics({ sessionId: 's1' })).map((t) => [t.id, t.importance, t.accessCount])).toEqual([['t1', 0.9, 3]]);
     });

@@ -1,6 +1,6 @@
 import { StrataError } from '../errors/strata-error.js';
 import type { StoreOp } from '../ports/session-store.js';
-import { selectSummaries } from './in-memory-queries.js';
+import type { Summary } from '../domain/derived.js';
 import { isCurrentFact, type InMemoryTables } from './in-memory-tables.js';
 
 /**
@@ -9,51 +9,38 @@ import { isCurrentFact, type InMemoryTables } from './in-memory-tables.js';
  * batch touched is checked. Throws CONFLICT (the caller's undo log then reverts the batch).
  */
 export function assertIntegrity(tables: InMemoryTables, ops: readonly StoreOp[]): void {
-  const slots = new Map<string, Set<string>>();
+  const slots = new Map<string, Map<string, { subject: string; predicate: string }>>();
   for (const op of ops) {
     if (op.type === 'putFacts') for (const fact of op.facts) addSlot(slots, fact.namespace, fact.subject, fact.predicate);
-    if (op.type === 'putSummaries') for (const summary of op.summaries) if (summary.level === 'batch') assertNoOverlap(tables, summary.sessionId);
+    if (op.type === 'putSummaries') for (const summary of op.summaries) if (summary.level === 'batch') assertNoOverlap(tables, summary);
   }
   for (const [namespace, touched] of slots) assertOneCurrent(tables, namespace, touched);
 }
 
-const slotOf = (subject: string, predicate: string): string => `${subject}\u0000${predicate}`;
-
-function addSlot(slots: Map<string, Set<string>>, namespace: string, subject: string, predicate: string): void {
+function addSlot(slots: Map<string, Map<string, { subject: string; predicate: string }>>, namespace: string, subject: string, predicate: string): void {
   let touched = slots.get(namespace);
-  if (touched === undefined) slots.set(namespace, (touched = new Set()));
-  touched.add(slotOf(subject, predicate));
+  if (touched === undefined) slots.set(namespace, (touched = new Map()));
+  touched.set(`${subject}\u0000${predicate}`, { subject, predicate });
 }
 
-/** One pass over the namespace's current facts for every slot the batch touched (an import writes thousands). */
-function assertOneCurrent(tables: InMemoryTables, namespace: string, touched: ReadonlySet<string>): void {
-  const bySlot = new Map<string, string[]>();
-  for (const fact of tables.namespaceFacts(namespace)) {
-    if (!isCurrentFact(fact)) continue;
-    const slot = slotOf(fact.subject, fact.predicate);
-    if (!touched.has(slot)) continue;
-    const ids = bySlot.get(slot) ?? [];
-    ids.push(fact.id);
-    bySlot.set(slot, ids);
-  }
-  for (const [slot, ids] of bySlot) {
+/** Each slot the batch touched, read through the slot index (an import touches thousands; a namespace holds many more). */
+function assertOneCurrent(tables: InMemoryTables, namespace: string, touched: ReadonlyMap<string, { subject: string; predicate: string }>): void {
+  for (const { subject, predicate } of touched.values()) {
+    const ids = tables.slotFacts(namespace, subject, predicate).filter(isCurrentFact).map((f) => f.id);
     if (ids.length <= 1) continue;
-    const [subject, predicate] = slot.split('\u0000');
     throw new StrataError('CONFLICT', `fact slot ${namespace} / ${subject} / ${predicate} would have ${ids.length} current facts (${ids.join(', ')})`, {
       hint: 'Another writer changed this slot meanwhile: re-read the slot and reconcile again (the job queue retries this).',
     });
   }
 }
 
-function assertNoOverlap(tables: InMemoryTables, sessionId: string): void {
-  const batches = selectSummaries(tables, { sessionId, level: 'batch' });
-  for (let i = 1; i < batches.length; i++) {
-    const previous = batches[i - 1];
-    const next = batches[i];
-    if (previous && next && next.fromSeq <= previous.toSeq) {
-      throw new StrataError('CONFLICT', `summaries ${previous.id} (${previous.fromSeq}-${previous.toSeq}) and ${next.id} (${next.fromSeq}-${next.toSeq}) of session ${sessionId} would overlap`, {
-        hint: 'Another writer summarized these turns meanwhile: re-read the session (the job queue retries this).',
-      });
-    }
+/** The written summary against the session's batch summaries that end at or after its start (the only ones it can overlap). */
+function assertNoOverlap(tables: InMemoryTables, summary: Summary): void {
+  for (const other of tables.sessionSummariesAtLevel(summary.sessionId, 'batch', summary.fromSeq)) {
+    if (other.id === summary.id || other.fromSeq > summary.toSeq) continue;
+    const [previous, next] = other.fromSeq <= summary.fromSeq ? [other, summary] : [summary, other];
+    throw new StrataError('CONFLICT', `summaries ${previous.id} (${previous.fromSeq}-${previous.toSeq}) and ${next.id} (${next.fromSeq}-${next.toSeq}) of session ${summary.sessionId} would overlap`, {
+      hint: 'Another writer summarized these turns meanwhile: re-read the session (the job queue retries this).',
+    });
   }
 }

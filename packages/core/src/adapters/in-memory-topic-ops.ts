@@ -2,7 +2,7 @@ import type { Topic, TopicStorage, TurnLink } from '../domain/topic.js';
 import { compressText } from '../engine/cold-text.js';
 import { StrataError } from '../errors/strata-error.js';
 import type { LinkFilter, TopicFilter, TopicOp } from '../ports/topic-store.js';
-import type { InMemoryTables } from './in-memory-tables.js';
+import { lowerBound, type InMemoryTables } from './in-memory-tables.js';
 
 /*
  * The in-memory store's TopicStore side: writes run inside the tables' undo log (all or
@@ -68,17 +68,32 @@ export function selectTopics(tables: InMemoryTables, filter: TopicFilter): Topic
 
 export function selectLinks(tables: InMemoryTables, filter: LinkFilter): TurnLink[] {
   const { topic } = tables;
+  const { fromSeq, toSeq, last } = filter;
+  if (filter.sessionId !== undefined && filter.messageIds === undefined && filter.topicIds === undefined) {
+    // A session's messages are in seq order and a link's id is its message's: walk back from the window's end.
+    const list = tables.sessionMessages(filter.sessionId);
+    const start = fromSeq === undefined ? 0 : lowerBound(list, fromSeq);
+    const end = toSeq === undefined ? list.length : lowerBound(list, toSeq + 1);
+    const found: TurnLink[] = [];
+    for (let i = end - 1; i >= start && (last === undefined || found.length < last); i--) {
+      const l = topic.links.get(list[i]?.id ?? '');
+      if (l !== undefined) found.push(l);
+    }
+    return found.reverse();
+  }
   let ids: string[];
   if (filter.messageIds !== undefined) ids = filter.messageIds;
   else if (filter.topicIds !== undefined) ids = filter.topicIds.flatMap((t) => topic.topicLinkIds(t));
   else if (filter.sessionId !== undefined) ids = topic.sessionLinkIds(filter.sessionId);
   else ids = [...topic.links.values()].map((l) => l.messageId);
   const topics = filter.topicIds === undefined ? undefined : new Set(filter.topicIds);
-  return [...new Set(ids)]
+  const sorted = [...new Set(ids)]
     .map((id) => topic.links.get(id))
     .filter((l): l is TurnLink => l !== undefined)
     .filter((l) => (filter.sessionId === undefined || l.sessionId === filter.sessionId) && (topics === undefined || topics.has(l.topicId)))
+    .filter((l) => (fromSeq === undefined || l.seq >= fromSeq) && (toSeq === undefined || l.seq <= toSeq))
     .sort((a, b) => compare(a.sessionId, b.sessionId) || a.seq - b.seq);
+  return last === undefined ? sorted : sorted.slice(Math.max(0, sorted.length - Math.max(0, last)));
 }
 
 export function selectTopicStorage(tables: InMemoryTables, sessionId: string): TopicStorage[] {

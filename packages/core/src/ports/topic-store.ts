@@ -10,6 +10,12 @@ export interface LinkFilter {
   sessionId?: string;
   messageIds?: string[];
   topicIds?: string[];
+  /** Links with `seq >= fromSeq` (with `sessionId`: a seq window of one session, read by index). */
+  fromSeq?: number;
+  /** Links with `seq <= toSeq`. */
+  toSeq?: number;
+  /** Only the last N of the matching links in the result order (still returned in that order). */
+  last?: number;
 }
 
 /**

@@ -43,11 +43,18 @@ interface PlanningView extends WorkingTier {
  */
 export const PLAN_SLICE_TURNS = 400;
 
+/** Turns that pending jobs of one type cover. */
+function pendingTurns(pending: readonly PendingJob[], type: PendingJob['type']): number {
+  return pending.reduce((sum, p) => (p.type === type ? sum + p.toSeq - p.fromSeq + 1 : sum), 0);
+}
+
 async function planIngestJobs(deps: MemoryDeps, session: Session, pending: PendingJob[]): Promise<DeriveJob[]> {
   const [last] = await deps.store.jobs({ sessionId: session.id, type: 'ingest', last: 1 });
   const pendingThrough = Math.max(0, ...pending.filter((p) => p.type === 'ingest').map((p) => p.toSeq));
   const through = Math.max(last?.toSeq ?? 0, pendingThrough);
   const batch = deps.policy.longTerm.ingestBatchMessages;
+  // a slice is already queued: the next is planned when one of its jobs is applied
+  if (pendingTurns(pending, 'ingest') >= PLAN_SLICE_TURNS) return [];
   const ranges = planIngest(session.lastSeq, through, batch).slice(0, Math.max(1, Math.floor(PLAN_SLICE_TURNS / batch)));
   const jobs: DeriveJob[] = [];
   for (const range of ranges) {
@@ -76,6 +83,7 @@ export async function relatedFacts(deps: MemoryDeps, namespace: string, turns: T
  */
 async function planSummaryJobs(deps: MemoryDeps, view: PlanningView, pending: PendingJob[]): Promise<DeriveJob[]> {
   const pendingRanges: SeqRange[] = pending.filter((p) => p.type === 'summarize');
+  if (pendingTurns(pending, 'summarize') >= PLAN_SLICE_TURNS) return [];
   const covered: SeqRange[] = [...(view.synopsis ? [{ fromSeq: 1, toSeq: view.synopsis.toSeq }] : []), ...view.summaries, ...pendingRanges];
   const planFrom = chainedThrough(view.coveredThrough, covered);
   const { immediate, working } = deps.policy;

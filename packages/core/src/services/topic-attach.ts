@@ -7,6 +7,9 @@ import type { TopicOp } from '../ports/topic-store.js';
 import type { MemoryDeps } from './deps.js';
 import { decayOps } from './topic-decay.js';
 
+/** Links before a batch read to attach it: where its turns follow on, and the replies thread candidates come from. */
+const LINK_WINDOW = 256;
+
 /**
  * Places the turns of an applied ingest job in the conversation tree and in topics, reusing
  * the vectors ingestion computed, then lets the session's topics decay. Idempotent: turns
@@ -15,12 +18,16 @@ import { decayOps } from './topic-decay.js';
 export async function attachIngested(deps: MemoryDeps, result: DeriveResult): Promise<void> {
   const { job } = result;
   if (result.job.type !== 'ingest' || job.rederive || !('turnVectors' in result)) return;
-  const [messages, links, topics] = await Promise.all([
+  // The batch's own links (a replay) and the newest links before it: a turn attaches after
+  // recent turns, and thread candidates are recent replies, so the rest of the tree is not read.
+  const [messages, inBatch, before, topics] = await Promise.all([
     deps.store.messages({ sessionId: job.sessionId, fromSeq: job.fromSeq, toSeq: job.toSeq }),
-    deps.topics.links({ sessionId: job.sessionId }),
+    deps.topics.links({ sessionId: job.sessionId, fromSeq: job.fromSeq, toSeq: job.toSeq }),
+    deps.topics.links({ sessionId: job.sessionId, toSeq: job.fromSeq - 1, last: LINK_WINDOW }),
     deps.topics.topics({ sessionId: job.sessionId }),
   ]);
-  const linked = new Set(links.map((l) => l.messageId));
+  const links = [...before, ...inBatch];
+  const linked = new Set(inBatch.map((l) => l.messageId));
   const fresh = messages.filter((m) => !linked.has(m.id));
   if (fresh.length === 0) return;
   const vectors = new Map(result.turnVectors.map((t) => [t.id, t.vector]));
@@ -63,7 +70,7 @@ async function selectParents(deps: MemoryDeps, requests: ThreadRequest[]): Promi
   }
 }
 
-/** The newest reply of each of the most recently active topics. */
+/** The newest reply of each of the most recently active topics (among the links read: the newest LINK_WINDOW before the batch). */
 async function threadCandidates(deps: MemoryDeps, topics: readonly Topic[], links: readonly TurnLink[]): Promise<ThreadCandidate[]> {
   const newestReply = new Map<string, string>();
   for (const link of links) if (link.role === 'assistant') newestReply.set(link.topicId, link.messageId);
