@@ -83,7 +83,7 @@ export function selectFacts(tables: InMemoryTables, filter: FactFilter): Fact[] 
   let rows: Fact[];
   if (filter.ids !== undefined) rows = lookup(tables.facts, filter.ids);
   else if (namespace !== undefined && subject !== undefined && predicate !== undefined) rows = tables.slotFacts(namespace, subject, predicate);
-  else if (namespace !== undefined && filter.predicateKinds !== undefined) rows = tables.kindFacts(namespace, filter.predicateKinds);
+  else if (namespace !== undefined && filter.predicateKinds !== undefined && filter.includeSuperseded !== true) rows = tables.currentKindFacts(namespace, filter.predicateKinds);
   else if (namespace !== undefined) rows = tables.namespaceFacts(namespace);
   else rows = [...tables.facts.values()];
   return rows

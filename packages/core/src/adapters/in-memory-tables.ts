@@ -23,7 +23,7 @@ export class InMemoryTables {
   private readonly jobsBySession = new Map<string, Map<string, JobRecord>>();
   private readonly factsByNamespace = new Map<string, Map<string, Fact>>();
   /** Facts by namespace and predicate kind, so a profile read does not walk every fact. */
-  private readonly factsByKind = new Map<string, Map<string, Fact>>();
+  private readonly currentFactsByKind = new Map<string, Map<string, Fact>>();
   /** Facts by namespace and slot (subject, predicate), so reconciling a new fact does not walk every fact. */
   private readonly factsBySlot = new Map<string, Map<string, Fact>>();
 
@@ -58,16 +58,16 @@ export class InMemoryTables {
   readonly facts = new Table<Fact>((fact) => fact.id, this.undo, {
     attach: (fact) => {
       addToGroup(this.factsByNamespace, fact.namespace, fact.id, fact);
-      addToGroup(this.factsByKind, kindGroup(fact.namespace, predicateKind(fact.predicate)), fact.id, fact);
       addToGroup(this.factsBySlot, slotGroup(fact.namespace, fact.subject, fact.predicate), fact.id, fact);
       // Superseded facts stay in the table for history but leave the lexical index.
       if (isCurrentFact(fact)) {
+        addToGroup(this.currentFactsByKind, kindGroup(fact.namespace, predicateKind(fact.predicate)), fact.id, fact);
         this.lexical.add(fact.namespace, { kind: 'fact', id: fact.id, sessionId: null }, factLexicalText(fact));
       }
     },
     detach: (fact) => {
       removeFromGroup(this.factsByNamespace, fact.namespace, fact.id);
-      removeFromGroup(this.factsByKind, kindGroup(fact.namespace, predicateKind(fact.predicate)), fact.id);
+      removeFromGroup(this.currentFactsByKind, kindGroup(fact.namespace, predicateKind(fact.predicate)), fact.id);
       removeFromGroup(this.factsBySlot, slotGroup(fact.namespace, fact.subject, fact.predicate), fact.id);
       this.lexical.remove(fact.namespace, 'fact', fact.id);
     },
@@ -118,9 +118,9 @@ export class InMemoryTables {
     return [...(this.factsByNamespace.get(namespace)?.values() ?? [])];
   }
 
-  /** Facts of a namespace whose predicate kind is one of `kinds`. */
-  kindFacts(namespace: string, kinds: readonly string[]): Fact[] {
-    return [...new Set(kinds)].flatMap((kind) => [...(this.factsByKind.get(kindGroup(namespace, kind))?.values() ?? [])]);
+  /** Current facts of a namespace whose predicate kind is one of `kinds` (superseded ones pile up: a profile read skips them). */
+  currentKindFacts(namespace: string, kinds: readonly string[]): Fact[] {
+    return [...new Set(kinds)].flatMap((kind) => [...(this.currentFactsByKind.get(kindGroup(namespace, kind))?.values() ?? [])]);
   }
 }
 

@@ -1,3 +1,4 @@
+import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import type { DeriveJob, DeriveResult } from '../domain/jobs.js';
 import type { PendingJob } from '../domain/retrieval.js';
 import { StrataError, isWorthRetrying } from '../errors/strata-error.js';
@@ -178,6 +179,8 @@ export class InProcessJobQueue implements JobQueue {
     entry.attempts += 1;
     try {
       entry.result ??= await runtime.derive(entry.job, { number: entry.attempts, isFinal: entry.attempts >= this.attempts });
+      // deriving and applying are two slices of the event loop, not one
+      await nextMacrotask();
       await runtime.apply(entry.result);
       if (this.tracked.get(entry.job.key) === entry) this.untrack(entry.job.key);
       this.unsettled -= 1;
