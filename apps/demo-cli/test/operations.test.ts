@@ -176,10 +176,14 @@ describe('strata export and import', () => {
 });
 
 describe('strata forget, prune, reindex', () => {
-  it('reindex rebuilds the vector index from the store', async () => {
-    const report = json<{ turns: number; facts: number }>(await runCli(['reindex', '--json'], { env }));
-    const stored = readDb(sandbox.dataDir, (db) => db.prepare("SELECT COUNT(*) FROM messages WHERE content <> ''").pluck().get());
-    expect(report.turns).toBe(stored);
+  it('reindex rebuilds the vector index from the store: summaries and facts; turns only with vector ranking on', async () => {
+    const report = json<{ turns: number; turnVectors: boolean; summaries: number; facts: number }>(await runCli(['reindex', '--json'], { env }));
+    const facts = readDb(sandbox.dataDir, (db) => db.prepare('SELECT COUNT(*) FROM facts').pluck().get());
+    expect(report).toMatchObject({ turns: 0, turnVectors: false, facts });
+    expect(readDb(sandbox.dataDir, (db) => db.prepare("SELECT COUNT(*) FROM knowledge WHERE kind = 'turn'").pluck().get())).toBe(0);
+    expect(readDb(sandbox.dataDir, (db) => db.prepare("SELECT COUNT(*) FROM knowledge WHERE kind = 'fact'").pluck().get())).toBe(facts);
+    const text = await runCli(['reindex'], { env });
+    expect(text.stdout).toMatch(/reindexed no turns \(vector ranking is off/);
   });
 
   it('prune --dry-run changes nothing; prune forgets only stale sessions', async () => {

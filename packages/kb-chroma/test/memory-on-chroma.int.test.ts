@@ -21,7 +21,8 @@ async function openMemory(store: SessionStore, knowledge: KnowledgeBase) {
     knowledge,
     embeddings,
     queue: await createInlineJobQueue(),
-    policy: { immediate: { maxMessages: 6, minMessages: 2 }, working: { batchMessages: 3, maxSummaries: 3 } },
+    // vector ranking on: what a Chroma knowledge base is for (turns are embedded only then)
+    policy: { immediate: { maxMessages: 6, minMessages: 2 }, working: { batchMessages: 3, maxSummaries: 3 }, context: { vectorWeight: 1 } },
   });
 }
 

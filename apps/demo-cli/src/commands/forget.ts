@@ -76,7 +76,8 @@ function registerReindex(program: Command): void {
         });
         spinner.succeed('reindexed');
         if (options.json) return printJson(report);
-        print(`reindexed ${report.turns} turns, ${report.summaries} summaries, ${report.facts} facts`);
+        const turns = report.turnVectors ? `${report.turns} turns` : 'no turns (vector ranking is off with the offline hashing embeddings; set context.vectorWeight to embed them)';
+        print(`reindexed ${turns}, ${report.summaries} summaries, ${report.facts} facts`);
       }),
     );
 }

@@ -5,6 +5,7 @@ import { stableId } from '../engine/ids.js';
 import { normalizeSlotPart, reconcileFacts, slotKey } from '../engine/reconcile-facts.js';
 import type { KnowledgeEntry } from '../ports/knowledge-base.js';
 import type { MemoryDeps } from './deps.js';
+import { indexesTurnVectors } from './reindex.js';
 import { applyRederivedFacts, applyRederivedSummary } from './apply-rederive.js';
 import { degradedMarkerKey } from './rederive.js';
 
@@ -76,7 +77,7 @@ async function applyIngest(deps: MemoryDeps, result: Extract<DeriveResult, { job
   const vectorByText = new Map(facts.map((f) => [f.text, f.vector]));
   const created = plan.put.filter((f) => plan.created.includes(f.id));
   const entries: KnowledgeEntry[] = [
-    ...result.turnVectors
+    ...(indexesTurnVectors(deps) ? result.turnVectors : [])
       .filter((t) => exists.has(t.id) && t.vector.length > 0)
       .map((t) => entry(t.id, 'turn', job.namespace, job.sessionId, t.vector, true, now)),
     ...created.map((f) => entry(f.id, 'fact', f.namespace, null, vectorByText.get(f.text) ?? [], f.validTo === undefined, f.createdAt)),

@@ -6,7 +6,7 @@ import type { Session } from '../domain/session.js';
 import type { Topic, TurnLink } from '../domain/topic.js';
 import { StrataError } from '../errors/strata-error.js';
 import type { MemoryDeps } from './deps.js';
-import { indexTexts } from './reindex.js';
+import { indexTexts, indexesTurnVectors } from './reindex.js';
 import { formatDay } from './text-format.js';
 
 export const BUNDLE_FORMAT = 'strata-bundle';
@@ -158,7 +158,7 @@ async function importTopics(deps: MemoryDeps, bundle: ExportBundle): Promise<voi
 
 async function indexBundle(deps: MemoryDeps, bundle: ExportBundle): Promise<void> {
   for (const { messages, summaries } of bundle.sessions) {
-    await indexTexts(deps, messages.filter((m) => m.content.trim()).map((m) => ({ id: m.id, text: m.content, kind: 'turn', namespace: m.namespace, sessionId: m.sessionId, current: true, createdAt: m.createdAt })));
+    if (indexesTurnVectors(deps)) await indexTexts(deps, messages.filter((m) => m.content.trim()).map((m) => ({ id: m.id, text: m.content, kind: 'turn', namespace: m.namespace, sessionId: m.sessionId, current: true, createdAt: m.createdAt })));
     await indexTexts(deps, summaries.map((s) => ({ id: s.id, text: s.text, kind: 'summary', namespace: s.namespace, sessionId: s.sessionId, current: true, createdAt: s.createdAt })));
   }
   await indexTexts(deps, bundle.facts.map((f) => ({ id: f.id, text: f.text, kind: 'fact', namespace: f.namespace, sessionId: null, current: f.validTo === undefined, createdAt: f.createdAt })));
