@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createMemory, type Memory, type MessageInput } from '@strata/core';
+import { createSqliteKnowledgeBase, createSqliteSessionStore } from '@strata/store-sqlite';
+import { importMessages } from '../lib/bulk-corpus.js';
 import type { Figure, LatencyMetric } from '../lib/bench-result.js';
 import { ConversationGenerator } from '../lib/conversation-generator.js';
 import { summarize } from '../lib/stats.js';
@@ -22,20 +27,54 @@ const QUERIES = ['what did we plan for the trip', 'where do I live now', 'quantu
 
 interface ScaleSizes {
   deriveTurns: number[];
+  /** On SQLite (the embedded default), the smallest and largest of `deriveTurns`. */
+  sqliteDeriveTurns: number[];
+  /** Messages in the SQLite file opened cold. */
+  coldMessages: number;
   importTurns: number;
   longSession: number;
   contextCalls: number;
 }
 
-const FULL: ScaleSizes = { deriveTurns: [2_500, 10_000, 40_000], importTurns: 20_000, longSession: 100_000, contextCalls: 300 };
-const QUICK: ScaleSizes = { deriveTurns: [1_000, 4_000], importTurns: 4_000, longSession: 10_000, contextCalls: 100 };
+const FULL: ScaleSizes = { deriveTurns: [2_500, 10_000, 40_000], sqliteDeriveTurns: [2_500, 40_000], coldMessages: 100_000, importTurns: 20_000, longSession: 100_000, contextCalls: 300 };
+const QUICK: ScaleSizes = { deriveTurns: [1_000, 4_000], sqliteDeriveTurns: [1_000, 4_000], coldMessages: 10_000, importTurns: 4_000, longSession: 10_000, contextCalls: 100 };
 
 function turns(count: number, seed: number): MessageInput[] {
   return new ConversationGenerator(seed).turns(count);
 }
 
-async function deriveTimePerTurn(count: number): Promise<number> {
-  const memory = await createMemory();
+/** A fresh SQLite file in a temp directory: the CLI's embedded default. */
+async function sqliteMemory(dir: string): Promise<Memory> {
+  const path = join(dir, 'memory.sqlite');
+  return createMemory({ store: await createSqliteSessionStore({ path }), knowledge: await createSqliteKnowledgeBase({ path }) });
+}
+
+async function withTempDir<T>(run: (dir: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'strata-scale-'));
+  try {
+    return await run(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The first getContext after opening a SQLite file of `count` imported messages (sessions of 1,000 turns). */
+async function coldOpen(count: number): Promise<number> {
+  return withTempDir(async (dir) => {
+    const writer = await sqliteMemory(dir);
+    const { sessionIds } = await importMessages(writer, { namespace: 'scale', seed: SEED + 3, messages: count, turns: 1_000, perBundle: 10_000 });
+    await writer.close();
+    const reader = await sqliteMemory(dir);
+    const started = performance.now();
+    await reader.getContext(sessionIds[sessionIds.length - 1] ?? '', { query: QUERIES[0] ?? '', budgetTokens: 2_000 });
+    const ms = performance.now() - started;
+    await reader.close();
+    return ms;
+  });
+}
+
+async function deriveTimePerTurn(count: number, open: () => Promise<Memory> = () => createMemory()): Promise<number> {
+  const memory = await open();
   const session = await memory.sessions.create({ namespace: 'scale' });
   const input = turns(count, SEED);
   const started = performance.now();
@@ -140,6 +179,14 @@ export async function runScaleBench(options: { quick: boolean }): Promise<{ late
   const first = perTurn[0] ?? 0;
   const last = perTurn[perTurn.length - 1] ?? 0;
   figures.push({ name: `derive time per turn at ${sizes.deriveTurns.at(-1)} / at ${sizes.deriveTurns[0]} (target <= 1.3)`, value: +(last / first).toFixed(2), unit: 'x' });
+  const onSqlite: number[] = [];
+  for (const count of sizes.sqliteDeriveTurns) {
+    const ms = await withTempDir((dir) => deriveTimePerTurn(count, () => sqliteMemory(dir)));
+    onSqlite.push(ms);
+    figures.push({ name: `SQLite: derive time per turn, ${count} turns in one session`, value: +ms.toFixed(3), unit: 'ms' });
+  }
+  figures.push({ name: `SQLite: derive time per turn at ${sizes.sqliteDeriveTurns.at(-1)} / at ${sizes.sqliteDeriveTurns[0]} (target <= 1.3)`, value: +((onSqlite.at(-1) ?? 0) / (onSqlite[0] ?? 1)).toFixed(2), unit: 'x' });
+  figures.push({ name: `SQLite: first getContext after opening a file of ${sizes.coldMessages} messages (target <= 100 ms at 100k)`, value: +(await coldOpen(sizes.coldMessages)).toFixed(1), unit: 'ms' });
   const responsiveness = await importResponsiveness(sizes.importTurns);
   figures.push(...responsiveness.figures);
   const long = await longSession(sizes.longSession, sizes.contextCalls);
@@ -149,7 +196,7 @@ export async function runScaleBench(options: { quick: boolean }): Promise<{ late
     latencies,
     figures,
     notes: [
-      'In-memory store and knowledge base, in-process queue, offline models (the engine every adapter shares). Turns from the bench conversation generator.',
+      'In-memory store and knowledge base, in-process queue, offline models (the engine every adapter shares), except the rows marked SQLite (one file, WAL, as in the CLI). Turns from the bench conversation generator.',
       'Event-loop delay: perf_hooks.monitorEventLoopDelay (1 ms resolution) from the end of the import to the end of its derivation.',
       'Targets (issue: derivation at scale): per-turn ratio <= 1.3; event-loop delay p99 <= 20 ms; first chat turn after a 20k import <= 50 ms; getContext p99 <= 5 ms at 100k turns during and after derivation.',
     ],
