@@ -53,7 +53,7 @@ const HEADINGS = { working: 'Conversation so far (summarized):', profile: 'About
  */
 export async function buildContext(deps: MemoryDeps, session: Session, query: string | undefined, budgetTokens: number): Promise<ContextResult> {
   // Only the newest turns a context of this budget could show: a backlog is reached through search.
-  const view = await loadSessionView(deps, session, { recentTokens: budgetTokens });
+  const view = await loadSessionView(deps, session, budgetTokens);
   const effectiveQuery = query ?? lastUserText(view.uncovered);
   const shown = new Set<string>([...view.uncovered.map((m) => m.id), ...view.summaries.map((s) => s.id), ...(view.synopsis ? [view.synopsis.id] : [])]);
   const { context } = deps.policy;

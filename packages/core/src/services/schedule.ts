@@ -41,7 +41,7 @@ interface PlanningView extends WorkingTier {
  * is planned a slice at a time, the next slice when a job of this one is applied, so no single
  * planning step (nor the chat turn waiting on it) pays for the whole backlog.
  */
-export const PLAN_SLICE_TURNS = 400;
+const PLAN_SLICE_TURNS = 400;
 
 /** Turns that pending jobs of one type cover. */
 function pendingTurns(pending: readonly PendingJob[], type: PendingJob['type']): number {

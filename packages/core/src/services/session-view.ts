@@ -6,7 +6,7 @@ import type { MemoryDeps } from './deps.js';
 import { turnTokens } from './turn-tokens.js';
 
 /** Turns read per step when only the newest uncovered turns are wanted. */
-const WINDOW_CHUNK = 64;
+const WINDOW_CHUNK = 32;
 
 /** What the working and immediate tiers of one session hold right now. */
 export interface SessionView {
@@ -14,10 +14,7 @@ export interface SessionView {
   synopsis?: Summary;
   /** Batch summaries after the synopsis, oldest first. */
   summaries: Summary[];
-  /**
-   * Turns not covered by an applied summary (the immediate tier), oldest first: all of them,
-   * or, when the view was read for a context of `recentTokens`, the newest ones it can hold.
-   */
+  /** Turns not covered by an applied summary (the immediate tier), oldest first: the newest ones a context of `recentTokens` can hold. */
   uncovered: StoredMessage[];
   /**
    * How many turns no applied summary covers. Exact when `uncovered` holds them all; past a
@@ -60,22 +57,17 @@ export async function loadWorkingTier(deps: MemoryDeps, session: Session): Promi
 }
 
 /**
- * Reads the tiers of one session. Only summaries after the synopsis and turns after what they
- * cover are read, so the cost follows the working tier and the immediate tier, not the
- * session's length. With `recentTokens`, turns are read newest first, a chunk at a time, only
- * until they hold that many tokens: recent turns stay contiguous in a context, so older ones
- * could not be shown, and a backlog of turns not yet summarized is never enumerated (those
- * turns stay reachable through search).
+ * Reads the tiers of one session for a context of `recentTokens`. Only summaries after the
+ * synopsis are read, and uncovered turns newest first, a chunk at a time, only until they hold
+ * that many tokens: recent turns stay contiguous in a context, so older ones could not be
+ * shown. The cost follows the working tier and the budget; a backlog of turns not yet
+ * summarized is never enumerated (those turns stay reachable through search).
  */
-export async function loadSessionView(deps: MemoryDeps, session: Session, options: { recentTokens?: number } = {}): Promise<SessionView> {
+export async function loadSessionView(deps: MemoryDeps, session: Session, recentTokens: number): Promise<SessionView> {
   const { synopsis, summaries, coveredThrough } = await loadWorkingTier(deps, session);
   const ranges: SeqRange[] = summaries.map((s) => ({ fromSeq: s.fromSeq, toSeq: s.toSeq }));
   const isUncovered = (m: StoredMessage): boolean => !isCovered(m.seq, ranges);
   const base = { session, ...(synopsis ? { synopsis } : {}), summaries };
-  if (options.recentTokens === undefined) {
-    const uncovered = (await deps.store.messages({ sessionId: session.id, fromSeq: coveredThrough + 1 })).filter(isUncovered);
-    return { ...base, uncovered, uncoveredCount: uncovered.length, watermark: watermarkOf(uncovered, session), unreadThroughSeq: 0 };
-  }
   const window: StoredMessage[][] = [];
   let tokens = 0;
   let toSeq = session.lastSeq;
@@ -84,14 +76,16 @@ export async function loadSessionView(deps: MemoryDeps, session: Session, option
     const chunk = await deps.store.messages({ sessionId: session.id, fromSeq: coveredThrough + 1, toSeq, last: WINDOW_CHUNK });
     const kept = chunk.filter(isUncovered);
     window.unshift(kept);
-    for (const m of kept) tokens += turnTokens(deps, m);
     const first = chunk[0];
     if (chunk.length < WINDOW_CHUNK || first === undefined) {
       isComplete = true;
       break;
     }
+    // Tokens are counted only when there is more to read: a summarized session's immediate
+    // tier fits in one chunk, and its turns are counted once, by the context's items.
+    for (const m of kept) tokens += turnTokens(deps, m);
     toSeq = first.seq - 1;
-    if (tokens >= options.recentTokens) break;
+    if (tokens >= recentTokens) break;
   }
   if (toSeq <= coveredThrough) isComplete = true;
   const uncovered = window.flat();
