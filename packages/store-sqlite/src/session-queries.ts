@@ -55,7 +55,7 @@ class Conditions {
 export function selectSessions(cache: StatementCache, filter: SessionFilter): Session[] {
   const conditions = new Conditions()
     .add(`id ${IN_LIST}`, filter.ids)
-    .add('namespace = ?', filter.namespace)
+    .add(byIds(filter.ids, 'namespace = ?'), filter.namespace)
     .add('updated_at < ?', filter.updatedBefore);
   const limit = countOf(filter.limit);
   const sql = `SELECT ${SESSION_COLUMNS} FROM sessions${conditions.where()} ORDER BY updated_at DESC, id${limit === undefined ? '' : ' LIMIT ?'}`;
@@ -81,7 +81,7 @@ export function selectSummaries(cache: StatementCache, filter: SummaryFilter): S
   const conditions = new Conditions()
     .add('s.session_id = ?', filter.sessionId)
     .add(`s.id ${IN_LIST}`, filter.ids)
-    .add('s.namespace = ?', filter.namespace)
+    .add(byIds(filter.ids, 's.namespace = ?'), filter.namespace)
     .add('s.level = ?', filter.level)
     .add('s.to_seq >= ?', filter.minToSeq)
     .add(derivedFrom('summary', 's'), filter.sourceMessageIds);
@@ -90,10 +90,19 @@ export function selectSummaries(cache: StatementCache, filter: SummaryFilter): S
   return (cache.get(sql).all(...conditions.params) as WithSources<SummaryRow>[]).map(toSummary);
 }
 
+/**
+ * With ids, the namespace term gets a unary `+` so the planner cannot use it for an index: it
+ * chose the namespace index and walked every row of the namespace to find 20 ids (the cost
+ * grew with the namespace), instead of looking the ids up by primary key.
+ */
+function byIds(ids: readonly string[] | undefined, clause: string): string {
+  return ids === undefined ? clause : `+${clause}`;
+}
+
 export function selectFacts(cache: StatementCache, filter: FactFilter): Fact[] {
   const conditions = new Conditions()
     .add(`f.id ${IN_LIST}`, filter.ids)
-    .add('f.namespace = ?', filter.namespace)
+    .add(byIds(filter.ids, 'f.namespace = ?'), filter.namespace)
     .add('f.subject = ?', filter.subject)
     .add('f.predicate = ?', filter.predicate)
     .add(`${predicateKindSql('f.predicate')} ${IN_LIST}`, filter.predicateKinds)
