@@ -1,6 +1,7 @@
 // @strata/store-sqlite public surface.
 export { createSqliteSessionStore, SqliteSessionStore } from './sqlite-session-store.js';
 export type { SqliteSessionStoreOptions } from './sqlite-session-store.js';
+export type { LexicalCacheStats } from './session-lexical-cache.js';
 export { createSqliteKnowledgeBase, SqliteKnowledgeBase } from './sqlite-knowledge-base.js';
 export type { SqliteKnowledgeBaseOptions } from './sqlite-knowledge-base.js';
 export { SCHEMA_VERSION } from './migrations.js';

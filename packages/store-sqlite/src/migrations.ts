@@ -186,6 +186,25 @@ export const MIGRATIONS: readonly { version: number; description: string; up: (d
     description: "index facts by namespace and predicate kind (before ':'), for the profile read by every getContext",
     up: (db) => db.exec(`CREATE INDEX facts_by_kind ON facts (namespace, ${predicateKindSql('predicate')}, valid_to);`),
   },
+  {
+    version: 6,
+    description: 'lexical index snapshots: a namespace is restored from one row instead of re-analyzing every text',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE lexical_snapshots (
+          namespace TEXT PRIMARY KEY,
+          -- core's lexicalRulesFingerprint() when it was taken: other rules, other terms
+          rules TEXT NOT NULL,
+          -- the largest rowid of each table it holds: later rows are added on restore
+          messages_rowid INTEGER NOT NULL,
+          summaries_rowid INTEGER NOT NULL,
+          facts_rowid INTEGER NOT NULL,
+          documents INTEGER NOT NULL,
+          data BLOB NOT NULL,
+          saved_at INTEGER NOT NULL
+        );
+      `),
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -27,7 +27,7 @@ import type {
 import { openDatabase } from './open-database.js';
 import type { SqliteOpenOptions } from './open-database.js';
 import { assertIntegrity } from './session-integrity.js';
-import { SessionLexicalCache, type LexicalEpochs } from './session-lexical-cache.js';
+import { SessionLexicalCache, type LexicalCacheStats, type LexicalEpochs } from './session-lexical-cache.js';
 import { selectFacts, selectJobs, selectMessages, selectSessions, selectSummaries } from './session-queries.js';
 import { StatementCache } from './session-statement-cache.js';
 import { prepareWriteStatements } from './session-statements.js';
@@ -37,8 +37,16 @@ import { toStrataError } from './to-strata-error.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 import { prepareTopicWrites, selectLinks, selectTopicStorage, selectTopics } from './sqlite-topic-ops.js';
 
-/** Where the store keeps its data, and how safely it writes. */
-export type SqliteSessionStoreOptions = SqliteOpenOptions;
+/** Where the store keeps its data, how safely it writes, and how much of its lexical index it holds in memory. */
+export interface SqliteSessionStoreOptions extends SqliteOpenOptions {
+  /**
+   * Lexical documents (turns, summaries, facts) held in memory across namespaces; past it the
+   * least recently searched namespaces are dropped, and restored from their snapshot in the
+   * file on their next search.
+   * @defaultValue 100_000
+   */
+  lexicalCacheDocuments?: number;
+}
 
 /**
  * A {@link SessionStore} in one SQLite file (better-sqlite3): WAL journal, lexical search
@@ -63,12 +71,15 @@ export class SqliteSessionStore implements SessionStore, TopicStore {
   constructor(
     private readonly db: Database.Database,
     private readonly file: string,
+    options: { lexicalCacheDocuments?: number | undefined } = {},
   ) {
     this.reads = new StatementCache(db);
     this.checkpoints = new WalCheckpointer(db);
-    this.lexical = new SessionLexicalCache(db);
+    const lexicalOptions = { afterCommit: () => this.checkpoints.afterCommit() };
+    this.lexical = new SessionLexicalCache(db, options.lexicalCacheDocuments === undefined ? lexicalOptions : { ...lexicalOptions, maxDocuments: options.lexicalCacheDocuments });
     const statements = prepareWriteStatements(db);
     const transaction = db.transaction((batch: WriteBatch): { receipt: WriteReceipt; epochs: LexicalEpochs | undefined } => {
+      this.lexical.beforeWrite(batch.ops);
       const receipt = applyInTransaction(statements, batch);
       return { receipt, epochs: receipt.applied ? this.lexical.bumpIfLexical(batch.ops) : undefined };
     });
@@ -114,6 +125,14 @@ export class SqliteSessionStore implements SessionStore, TopicStore {
     return this.run('searchLexical', () => this.lexical.search(query));
   }
 
+  /**
+   * The lexical cache: the namespaces it holds, its cap, and the documents its loads analyzed
+   * or restored from snapshots (a load after a clean close analyzes none).
+   */
+  lexicalCacheStats(): LexicalCacheStats {
+    return this.run('lexicalCacheStats', () => this.lexical.stats());
+  }
+
   async writeTopics(ops: TopicOp[]): Promise<void> {
     this.run('writeTopics', () => this.applyTopics(ops));
   }
@@ -133,8 +152,9 @@ export class SqliteSessionStore implements SessionStore, TopicStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Before the checkpointer stops: the snapshots it writes are commits like any other.
+    this.mapErrors(() => this.lexical.close());
     this.checkpoints.close();
-    this.lexical.close();
     this.mapErrors(() => this.db.close());
   }
 
@@ -189,10 +209,10 @@ function applyInTransaction(statements: WriteStatements, batch: WriteBatch): Wri
  * await store.close();
  * ```
  */
-export async function createSqliteSessionStore(options: SqliteSessionStoreOptions): Promise<SessionStore & TopicStore> {
+export async function createSqliteSessionStore(options: SqliteSessionStoreOptions): Promise<SqliteSessionStore> {
   const db = openDatabase(options);
   try {
-    return new SqliteSessionStore(db, options.path);
+    return new SqliteSessionStore(db, options.path, { lexicalCacheDocuments: options.lexicalCacheDocuments });
   } catch (error) {
     db.close();
     throw toStrataError(error, options.path);

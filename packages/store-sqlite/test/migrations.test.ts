@@ -42,7 +42,7 @@ describe('migrations', () => {
   it('creates every table in an empty file and records SCHEMA_VERSION', async () => {
     const store = await createSqliteSessionStore({ path });
     await store.close();
-    expect(SCHEMA_VERSION).toBe(5);
+    expect(SCHEMA_VERSION).toBe(6);
     expect(userVersion()).toBe(SCHEMA_VERSION);
     const names = inspect((db) => db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all());
     expect(names).toEqual(expect.arrayContaining(TABLES));

@@ -1,12 +1,6 @@
 import { Bm25Index } from '../lexical/bm25-index.js';
+import type { LexicalDump, LexicalEntry } from '../lexical/lexical-snapshot.js';
 import type { LexicalHit, LexicalKind, LexicalQuery } from '../ports/session-store.js';
-
-interface LexicalEntry {
-  kind: LexicalKind;
-  id: string;
-  /** Null for facts, which belong to a namespace rather than to a session. */
-  sessionId: string | null;
-}
 
 /**
  * The in-memory store's lexical index: one BM25 index per namespace and kind, so a query can
@@ -14,7 +8,7 @@ interface LexicalEntry {
  * every turn. Per-kind indexes mirror the per-table FTS5 indexes of the SQLite store.
  */
 export class InMemoryLexicalIndex {
-  private readonly byNamespace = new Map<string, Map<LexicalKind, Bm25Index<LexicalEntry>>>();
+  private readonly byNamespace = new Map<string, Map<LexicalKind, Bm25Index<string | null>>>();
 
   add(namespace: string, entry: LexicalEntry, text: string): void {
     let kinds = this.byNamespace.get(namespace);
@@ -24,10 +18,11 @@ export class InMemoryLexicalIndex {
     }
     let index = kinds.get(entry.kind);
     if (index === undefined) {
-      index = new Bm25Index<LexicalEntry>();
+      index = new Bm25Index<string | null>();
       kinds.set(entry.kind, index);
     }
-    index.add(entry.id, text, entry);
+    // The meta is the session alone: what a search filters on, and a restore allocates nothing per document for it.
+    index.add(entry.id, text, entry.sessionId);
   }
 
   remove(namespace: string, kind: LexicalKind, id: string): void {
@@ -44,7 +39,7 @@ export class InMemoryLexicalIndex {
     const kinds = this.byNamespace.get(query.namespace);
     if (kinds === undefined || query.kinds.length === 0) return [];
     const { sessionId } = query;
-    const accept = (entry: LexicalEntry): boolean => sessionId === undefined || entry.sessionId === sessionId;
+    const accept = (session: string | null): boolean => sessionId === undefined || session === sessionId;
     const hits: LexicalHit[] = [];
     for (const kind of new Set(query.kinds)) {
       const index = kinds.get(kind);
@@ -58,5 +53,44 @@ export class InMemoryLexicalIndex {
 
   clear(): void {
     this.byNamespace.clear();
+  }
+
+  /** Drops one namespace's documents. */
+  drop(namespace: string): void {
+    this.byNamespace.delete(namespace);
+  }
+
+  /** Documents held for the namespace, of every kind. */
+  size(namespace: string): number {
+    let size = 0;
+    for (const index of this.byNamespace.get(namespace)?.values() ?? []) size += index.size;
+    return size;
+  }
+
+  /** Whether the namespace holds a document of this kind and id. */
+  has(namespace: string, kind: LexicalKind, id: string): boolean {
+    return this.byNamespace.get(namespace)?.get(kind)?.has(id) ?? false;
+  }
+
+  /** The ids of the namespace's documents of one kind. */
+  ids(namespace: string, kind: LexicalKind): string[] {
+    return this.byNamespace.get(namespace)?.get(kind)?.documentIds() ?? [];
+  }
+
+  /** One namespace's documents, for persisting them (see `encodeLexicalDump`). */
+  dump(namespace: string): LexicalDump {
+    const dump: LexicalDump = {};
+    for (const [kind, index] of this.byNamespace.get(namespace) ?? []) dump[kind] = index.dump();
+    return dump;
+  }
+
+  /** Replaces one namespace's documents with a dump of them. */
+  restore(namespace: string, dump: LexicalDump): void {
+    const kinds = new Map<LexicalKind, Bm25Index<string | null>>();
+    for (const [kind, part] of Object.entries(dump) as [LexicalKind, NonNullable<LexicalDump[LexicalKind]>][]) {
+      if (part.ids.length > 0) kinds.set(kind, Bm25Index.restore(part));
+    }
+    if (kinds.size > 0) this.byNamespace.set(namespace, kinds);
+    else this.byNamespace.delete(namespace);
   }
 }

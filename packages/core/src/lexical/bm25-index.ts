@@ -11,6 +11,21 @@ const BOUND_SLACK = 1 + 1e-9;
 /** Document numbers are compacted once fewer than half of those handed out are in use. */
 const RENUMBER_FLOOR = 1024;
 
+/**
+ * A {@link Bm25Index}'s content as plain arrays, for persisting it: documents numbered
+ * 0..n-1 in the order they were added, each term's postings sorted by document number.
+ * Restoring it gives an index that scores exactly as the one dumped, without analyzing text.
+ */
+export interface Bm25Dump<M> {
+  ids: string[];
+  metas: M[];
+  /** Analyzed terms per document, repeats included. */
+  lengths: Uint32Array;
+  terms: string[];
+  /** By term: the documents holding it, the term's count in each, and optionally the largest count (else computed). */
+  postings: { nums: Int32Array; tfs: Float32Array; maxTf?: number }[];
+}
+
 /** One search result of a {@link Bm25Index}. */
 export interface Bm25Hit {
   id: string;
@@ -18,12 +33,8 @@ export interface Bm25Hit {
   score: number;
 }
 
-interface IndexedDoc {
-  /** Dense number of the document: postings, scores, ids and metas are keyed by it. */
-  num: number;
-  /** Number of analyzed terms, repeats included. */
-  length: number;
-  /** Distinct terms and their counts, so that removal and renumbering touch only this document's postings. */
+/** A document's distinct terms and their counts, so that removal and renumbering touch only its postings. */
+interface DocTerms {
   terms: string[];
   tfs: number[];
 }
@@ -51,10 +62,16 @@ export class Bm25Index<M> {
   /** Text -> terms; the same for indexed text and queries. */
   private readonly analyze: (text: string) => string[];
   private readonly postings = new Map<string, PostingList>();
-  private readonly docs = new Map<string, IndexedDoc>();
+  /** Id -> document number; built on first need after a restore (a search needs none). */
+  private numbers: Map<string, number> | undefined = new Map();
   /** By document number: the id, undefined once removed. Numbers only grow, until a renumbering. */
   private ids: (string | undefined)[] = [];
   private metas: (M | undefined)[] = [];
+  /** By document number: its terms; undefined for documents restored from a dump until a removal or renumbering needs them. */
+  private forward: (DocTerms | undefined)[] = [];
+  /** Whether some live document lacks its forward terms (restored from a dump). */
+  private forwardMissing = false;
+  private live = 0;
   private lengths = new Float64Array(64);
   private scores = new Float64Array(64);
   /** Per document number, during one search: 0 not asked yet, 1 accepted, 2 rejected. */
@@ -70,11 +87,16 @@ export class Bm25Index<M> {
 
   /** Number of indexed documents. */
   get size(): number {
-    return this.docs.size;
+    return this.live;
   }
 
   has(id: string): boolean {
-    return this.docs.has(id);
+    return this.numberOf().has(id);
+  }
+
+  /** The ids of the indexed documents. */
+  documentIds(): string[] {
+    return this.ids.filter((id): id is string => id !== undefined);
   }
 
   /** Indexes `text` under `id`; re-adding an id replaces its text and meta. */
@@ -83,31 +105,38 @@ export class Bm25Index<M> {
     const tokens = this.analyze(text);
     const counts = new Map<string, number>();
     for (const term of tokens) counts.set(term, (counts.get(term) ?? 0) + 1);
-    if (this.ids.length > 2 * this.docs.size + RENUMBER_FLOOR) this.renumber();
-    const doc: IndexedDoc = { num: this.ids.length, length: tokens.length, terms: [...counts.keys()], tfs: [...counts.values()] };
+    if (this.ids.length > 2 * this.live + RENUMBER_FLOOR) this.renumber();
+    const num = this.ids.length;
     this.ids.push(id);
     this.metas.push(meta);
+    this.forward.push({ terms: [...counts.keys()], tfs: [...counts.values()] });
     this.ensureCapacity(this.ids.length);
-    this.post(doc);
-    this.docs.set(id, doc);
+    this.lengths[num] = tokens.length;
+    this.post(num);
+    this.numberOf().set(id, num);
+    this.live++;
     this.totalLength += tokens.length;
   }
 
   /** Removes a document; returns false when the id was not indexed. */
   remove(id: string): boolean {
-    const doc = this.docs.get(id);
-    if (doc === undefined) return false;
-    this.docs.delete(id);
-    this.ids[doc.num] = undefined;
-    this.metas[doc.num] = undefined;
-    this.totalLength -= doc.length;
-    for (const term of doc.terms) {
+    const numbers = this.numberOf();
+    const num = numbers.get(id);
+    if (num === undefined) return false;
+    if (this.forwardMissing) this.rebuildForward();
+    numbers.delete(id);
+    this.ids[num] = undefined;
+    this.metas[num] = undefined;
+    this.live--;
+    this.totalLength -= this.lengths[num] as number;
+    for (const term of this.forward[num]?.terms ?? []) {
       const list = this.postings.get(term);
       if (list === undefined) continue;
       list.markDead(this.isLive);
       // Dropping empty postings keeps memory bounded under churn.
       if (list.live === 0) this.postings.delete(term);
     }
+    this.forward[num] = undefined;
     return true;
   }
 
@@ -118,8 +147,8 @@ export class Bm25Index<M> {
    */
   search(text: string, k: number, accept: (meta: M, id: string) => boolean): Bm25Hit[] {
     const limit = Math.floor(k);
-    if (!(limit > 0) || this.docs.size === 0) return [];
-    const averageLength = this.totalLength / this.docs.size;
+    if (!(limit > 0) || this.live === 0) return [];
+    const averageLength = this.totalLength / this.live;
     const base = K1 * (1 - B);
     const perLength = (K1 * B) / averageLength;
     const scans = this.scansOf(new Set(this.analyze(text)), base);
@@ -148,9 +177,96 @@ export class Bm25Index<M> {
     return top.sorted().map(({ num, score }) => ({ id: this.ids[num] as string, score }));
   }
 
+  /** The live documents, renumbered densely in their order, and their postings without dead entries. */
+  dump(): Bm25Dump<M> {
+    const renumbered = new Int32Array(this.ids.length).fill(-1);
+    const lengths = new Uint32Array(this.live);
+    const ids: string[] = [];
+    const metas: M[] = [];
+    for (let num = 0; num < this.ids.length; num++) {
+      const id = this.ids[num];
+      if (id === undefined) continue;
+      renumbered[num] = ids.length;
+      lengths[ids.length] = this.lengths[num] as number;
+      ids.push(id);
+      metas.push(this.metas[num] as M);
+    }
+    const terms: string[] = [];
+    const postings: Bm25Dump<M>['postings'] = [];
+    for (const [term, list] of this.postings) {
+      const nums = new Int32Array(list.live);
+      const tfs = new Float32Array(list.live);
+      let n = 0;
+      for (let i = 0; i < list.size; i++) {
+        const num = renumbered[list.nums[i] as number] as number;
+        if (num < 0) continue;
+        nums[n] = num;
+        tfs[n] = list.tfs[i] as number;
+        n++;
+      }
+      if (n === 0) continue;
+      terms.push(term);
+      postings.push({ nums: nums.subarray(0, n), tfs: tfs.subarray(0, n) });
+    }
+    return { ids, metas, lengths, terms, postings };
+  }
+
+  /**
+   * An index holding exactly what `dump` gave, scoring as the dumped one did. The dump's
+   * arrays are taken over, not copied. `analyze` must be the one the dumped index used.
+   * Costs O(documents + terms): the id lookup and each document's terms are rebuilt only
+   * when first needed (an add, a removal), never by a search.
+   */
+  static restore<M>(dump: Bm25Dump<M>, options: { analyze?: (text: string) => string[] } = {}): Bm25Index<M> {
+    const index = new Bm25Index<M>(options);
+    const n = dump.ids.length;
+    index.ids = dump.ids;
+    index.metas = dump.metas;
+    index.forward = new Array<DocTerms | undefined>(n);
+    index.forwardMissing = n > 0;
+    index.numbers = undefined;
+    index.live = n;
+    index.ensureCapacity(n);
+    index.lengths.set(dump.lengths);
+    for (let num = 0; num < n; num++) index.totalLength += dump.lengths[num] as number;
+    dump.terms.forEach((term, i) => {
+      const { nums, tfs, maxTf } = dump.postings[i] as Bm25Dump<M>['postings'][number];
+      index.postings.set(term, PostingList.of(nums, tfs, maxTf));
+    });
+    return index;
+  }
+
+  /** Id -> document number, built from the ids after a restore. */
+  private numberOf(): Map<string, number> {
+    if (this.numbers === undefined) {
+      this.numbers = new Map();
+      for (let num = 0; num < this.ids.length; num++) {
+        const id = this.ids[num];
+        if (id !== undefined) this.numbers.set(id, num);
+      }
+    }
+    return this.numbers;
+  }
+
+  /** Gives every live document its terms and counts again, from the postings (documents restored from a dump lack them). */
+  private rebuildForward(): void {
+    for (let num = 0; num < this.ids.length; num++) if (this.ids[num] !== undefined && this.forward[num] === undefined) this.forward[num] = { terms: [], tfs: [] };
+    for (const [term, list] of this.postings) {
+      for (let i = 0; i < list.size; i++) {
+        const num = list.nums[i] as number;
+        // Dead entries belong to removed documents.
+        if (this.ids[num] === undefined) continue;
+        const doc = this.forward[num] as DocTerms;
+        doc.terms.push(term);
+        doc.tfs.push(list.tfs[i] as number);
+      }
+    }
+    this.forwardMissing = false;
+  }
+
   /** The query terms that have postings, the highest possible contribution first. */
   private scansOf(terms: ReadonlySet<string>, base: number): TermScan[] {
-    const n = this.docs.size;
+    const n = this.live;
     const scans: TermScan[] = [];
     for (const term of terms) {
       const list = this.postings.get(term);
@@ -223,32 +339,41 @@ export class Bm25Index<M> {
     return verdict === 1;
   }
 
-  private post(doc: IndexedDoc): void {
-    this.lengths[doc.num] = doc.length;
-    for (let i = 0; i < doc.terms.length; i++) {
-      const term = doc.terms[i] as string;
+  private post(num: number): void {
+    const { terms, tfs } = this.forward[num] as DocTerms;
+    for (let i = 0; i < terms.length; i++) {
+      const term = terms[i] as string;
       let list = this.postings.get(term);
       if (list === undefined) {
         list = new PostingList();
         this.postings.set(term, list);
       }
-      list.push(doc.num, doc.tfs[i] as number);
+      list.push(num, tfs[i] as number);
     }
   }
 
   /** Hands out document numbers afresh, in the old order, so postings stay sorted and dense. */
   private renumber(): void {
-    const docs = [...this.docs.values()].sort((a, b) => a.num - b.num);
-    const { ids, metas } = this;
+    if (this.forwardMissing) this.rebuildForward();
+    const { ids, metas, forward, lengths } = this;
     this.postings.clear();
     this.ids = [];
     this.metas = [];
-    for (const doc of docs) {
-      this.ids.push(ids[doc.num]);
-      this.metas.push(metas[doc.num]);
-      doc.num = this.ids.length - 1;
-      this.post(doc);
+    this.forward = [];
+    this.lengths = new Float64Array(lengths.length);
+    const numbers = new Map<string, number>();
+    for (let old = 0; old < ids.length; old++) {
+      const id = ids[old];
+      if (id === undefined) continue;
+      const num = this.ids.length;
+      this.ids.push(id);
+      this.metas.push(metas[old]);
+      this.forward.push(forward[old]);
+      this.lengths[num] = lengths[old] as number;
+      numbers.set(id, num);
+      this.post(num);
     }
+    this.numbers = numbers;
   }
 
   private ensureCapacity(needed: number): void {

@@ -5,14 +5,25 @@
  * until half the list is dead, then the list is compacted.
  */
 export class PostingList {
-  nums = new Int32Array(4);
-  tfs = new Float32Array(4);
+  nums: Int32Array = new Int32Array(4);
+  tfs: Float32Array = new Float32Array(4);
   /** Entries in use, dead ones included. */
   size = 0;
   /** Entries whose document was removed. */
   dead = 0;
   /** Largest tf ever added: an upper bound of every live entry's tf. */
   maxTf = 0;
+
+  /** A list over these sorted entries (taken over, not copied; a later push copies them). */
+  static of(nums: Int32Array, tfs: Float32Array, maxTf?: number): PostingList {
+    const list = new PostingList();
+    list.nums = nums;
+    list.tfs = tfs;
+    list.size = nums.length;
+    if (maxTf !== undefined) list.maxTf = maxTf;
+    else for (let i = 0; i < tfs.length; i++) if ((tfs[i] as number) > list.maxTf) list.maxTf = tfs[i] as number;
+    return list;
+  }
 
   /** Documents holding the term. */
   get live(): number {
