@@ -107,7 +107,7 @@ export async function runTenantsBench(options: { quick: boolean }): Promise<{ la
       notes: [
         'One SQLite file (WAL), offline models, in-process queue. The file is built in a child process (import, then one getContext per tenant, so each has its lexical snapshot) and measured in this one.',
         'RSS growth: from before the memory is opened to after the last round; the default-cap run comes first, so this process had allocated nothing for tenants before it.',
-        'With the smaller cap the cache holds two or three tenants, and every call past the first round brings one back from its snapshot.',
+        'With the smaller cap the cache holds a quarter of the tenants, and every call of the rotation brings one back from its snapshot.',
       ],
     };
   } finally {
