@@ -15,12 +15,13 @@ export { StrataError, isWorthRetrying } from './errors/strata-error.js';
 export type { StrataErrorCode, StrataErrorOptions } from './errors/strata-error.js';
 
 export type { Session } from './domain/session.js';
-export type { MessageInput, NewMessage, Role, StoredMessage, ToolCall } from './domain/message.js';
+export type { MessageInput, NewMessage, Role, StoredMessage, ToolCall, TurnTokenCount } from './domain/message.js';
 export type { Fact, JobRecord, JobType, Summary, SummaryLevel } from './domain/derived.js';
 export type { ItemKind, ManifestItem, PendingJob, SearchHit, Tier } from './domain/retrieval.js';
 export type { DeriveJob, DeriveResult, ExtractedFact, JobRef, KnownFact, TranscriptTurn, VectorOf } from './domain/jobs.js';
 export type { JobUsage, ModelUsage, RederiveTarget } from './domain/jobs.js';
 export type { DerivationStats, MemoryStats } from './services/derivation-stats.js';
+export type { DerivationProgress, DerivationProgressListener, FlushOptions } from './services/derivation-progress.js';
 
 export type {
   FactFilter, JobFilter, LexicalHit, LexicalKind, LexicalQuery, MessageFilter, SeqRange, SessionFilter, SessionStore,

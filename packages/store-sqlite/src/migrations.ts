@@ -205,6 +205,15 @@ export const MIGRATIONS: readonly { version: number; description: string; up: (d
         );
       `),
   },
+  {
+    version: 7,
+    description: "a turn's prompt tokens, counted once when stored and named by the counter that counted them",
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE messages ADD COLUMN tokens INTEGER;
+        ALTER TABLE messages ADD COLUMN token_counter TEXT;
+      `),
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -11,7 +11,7 @@ import type { StatementCache } from './session-statement-cache.js';
  */
 
 const SESSION_COLUMNS = 'id, namespace, title, metadata, created_at, updated_at, last_seq';
-const MESSAGE_COLUMNS = 'id, session_id, namespace, seq, role, content, name, tool_calls, tool_call_id, metadata, created_at, content_z';
+const MESSAGE_COLUMNS = 'id, session_id, namespace, seq, role, content, name, tool_calls, tool_call_id, metadata, created_at, content_z, tokens, token_counter';
 const SUMMARY_COLUMNS = 's.id, s.session_id, s.namespace, s.level, s.from_seq, s.to_seq, s.text, s.created_at, s.degraded';
 const FACT_COLUMNS =
   'f.id, f.namespace, f.subject, f.predicate, f.object, f.text, f.valid_from, f.valid_to, f.superseded_by, f.confidence, f.created_at, f.degraded';

@@ -29,6 +29,9 @@ export interface MessageRow {
   tool_call_id: string | null;
   metadata: string;
   created_at: number;
+  /** Prompt tokens counted when stored, and the counter's name (both null on older rows). */
+  tokens: number | null;
+  token_counter: string | null;
   /** Set when the text is cold: core's compressText of it (content is then empty). */
   content_z?: Buffer | null;
 }
@@ -112,7 +115,14 @@ export function messageRow(message: NewMessage, sessionId: string, namespace: st
     tool_call_id: message.toolCallId ?? null,
     metadata: toJson(message.metadata ?? {}, 'message metadata'),
     created_at: message.createdAt,
+    ...tokenColumns(message.tokens),
   };
+}
+
+/** A count that is not a whole number of tokens (an imported bundle can carry anything) is not kept: core counts again. */
+function tokenColumns(tokens: NewMessage['tokens']): Pick<MessageRow, 'tokens' | 'token_counter'> {
+  const isCount = tokens !== undefined && Number.isSafeInteger(tokens.count) && tokens.count >= 0 && typeof tokens.counter === 'string';
+  return isCount ? { tokens: tokens.count, token_counter: tokens.counter } : { tokens: null, token_counter: null };
 }
 
 export function toMessage(row: MessageRow): StoredMessage {
@@ -129,6 +139,7 @@ export function toMessage(row: MessageRow): StoredMessage {
   if (row.name !== null) message.name = row.name;
   if (row.tool_calls !== null) message.toolCalls = parseJson<ToolCall[]>(row.tool_calls);
   if (row.tool_call_id !== null) message.toolCallId = row.tool_call_id;
+  if (row.tokens !== null && row.token_counter !== null) message.tokens = { counter: row.token_counter, count: row.tokens };
   return message;
 }
 

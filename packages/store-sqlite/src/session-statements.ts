@@ -76,8 +76,8 @@ function prepareMessageStatements(db: Database.Database): MessageStatements {
     messageById: db.prepare('SELECT session_id, seq FROM messages WHERE id = ?'),
     messageAtSeq: db.prepare('SELECT id FROM messages WHERE session_id = ? AND seq = ?'),
     insertMessage: db.prepare(`
-      INSERT INTO messages (id, session_id, namespace, seq, role, content, name, tool_calls, tool_call_id, metadata, created_at)
-      VALUES (@id, @session_id, @namespace, @seq, @role, @content, @name, @tool_calls, @tool_call_id, @metadata, @created_at)`),
+      INSERT INTO messages (id, session_id, namespace, seq, role, content, name, tool_calls, tool_call_id, metadata, created_at, tokens, token_counter)
+      VALUES (@id, @session_id, @namespace, @seq, @role, @content, @name, @tool_calls, @tool_call_id, @metadata, @created_at, @tokens, @token_counter)`),
     deleteMessage: db.prepare('DELETE FROM messages WHERE id = ?'),
   };
 }

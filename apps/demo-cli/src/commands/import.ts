@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { StrataError, type ExportBundle, type ImportReport, type Memory } from '@strata/core';
 import { count, print, printJson } from '../format/output.js';
-import { startProgress, startSpinner } from '../format/progress.js';
+import { startDerivationBar, startProgress } from '../format/progress.js';
 import { withMemory } from '../run-command.js';
 import { readTranscript } from '../transfer/read-transcript.js';
 import { isBundle, splitBundle } from '../transfer/split-bundle.js';
@@ -42,13 +42,13 @@ async function importBundle(memory: Memory, bundle: ExportBundle): Promise<Impor
   }
   const parts = splitBundle(bundle);
   const progress = startProgress('importing', bundle.sessions.reduce((n, s) => n + s.messages.length, 0), 'messages');
-  const total: ImportReport = { sessions: 0, messages: 0, summaries: 0, facts: 0 };
-  const imported: string[] = [];
+  const total: ImportReport = { sessions: 0, sessionIds: [], messages: 0, summaries: 0, facts: 0 };
+  const imported = total.sessionIds;
   try {
     for (const part of parts) {
       const report = await memory.import(part);
       imported.push(...part.sessions.map((s) => s.session.id));
-      for (const key of Object.keys(total) as (keyof ImportReport)[]) total[key] += report[key];
+      for (const key of ['sessions', 'messages', 'summaries', 'facts'] as const) total[key] += report[key];
       progress.increment(report.messages);
     }
   } catch (error) {
@@ -56,6 +56,8 @@ async function importBundle(memory: Memory, bundle: ExportBundle): Promise<Impor
   } finally {
     progress.stop();
   }
+  // A bundle carries its derivation; whatever it lacks is derived in the background, followed here.
+  await flushWithBar(memory);
   return total;
 }
 
@@ -92,11 +94,19 @@ async function importTranscript(memory: Memory, messages: ReturnType<typeof read
   } finally {
     progress.stop();
   }
-  const spinner = startSpinner('summarizing and extracting facts');
-  await memory.flush();
-  spinner.succeed('derivation done');
+  await flushWithBar(memory);
   const bundle = JSON.parse(await memory.export(session.id, { format: 'json' })) as ExportBundle;
-  return { sessions: 1, messages: messages.length, summaries: bundle.sessions[0]?.summaries.length ?? 0, facts: bundle.facts.length, sessionId: session.id };
+  return { sessions: 1, sessionIds: [session.id], messages: messages.length, summaries: bundle.sessions[0]?.summaries.length ?? 0, facts: bundle.facts.length, sessionId: session.id };
+}
+
+/** Waits for derivation (summaries, facts) to catch up, with a "deriving" bar on a terminal. */
+async function flushWithBar(memory: Memory): Promise<void> {
+  const bar = startDerivationBar('deriving');
+  try {
+    await memory.flush({ onProgress: (progress) => bar.update(progress) });
+  } finally {
+    bar.stop();
+  }
 }
 
 function readInput(file: string): string {

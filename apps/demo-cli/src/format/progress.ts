@@ -1,5 +1,6 @@
 import cliProgress from 'cli-progress';
 import yoctoSpinner from 'yocto-spinner';
+import type { DerivationProgress } from '@strata/core';
 
 /** Long work shows a spinner on a terminal (stderr), and nothing when piped. */
 export interface Spinner {
@@ -29,4 +30,35 @@ export function startProgress(label: string, total: number, unit: string): Progr
   );
   bar.start(total, 0);
   return { increment: (by) => bar.increment(by), stop: () => bar.stop() };
+}
+
+/** Follows `memory.flush({ onProgress })`: pass `update` as the listener, call `stop` when flush settles. */
+export interface DerivationBar {
+  update(progress: DerivationProgress): void;
+  stop(): void;
+}
+
+/**
+ * A bar of turns derived (of the sessions the flush follows) and jobs left, on stderr when it
+ * is a terminal; silent otherwise. It appears with the first event that shows work left, so
+ * a flush with nothing to wait for draws nothing.
+ */
+export function startDerivationBar(label: string): DerivationBar {
+  if (!process.stderr.isTTY) return { update: () => undefined, stop: () => undefined };
+  let bar: cliProgress.SingleBar | undefined;
+  const update = (p: DerivationProgress): void => {
+    const jobs = { jobs: p.failedJobs ? `${p.pendingJobs} jobs left, ${p.failedJobs} failed` : `${p.pendingJobs} jobs left` };
+    if (!bar) {
+      if (p.derivedTurns >= p.totalTurns && p.pendingJobs === 0) return;
+      bar = new cliProgress.SingleBar(
+        { format: `${label} [{bar}] {percentage}% | {value}/{total} turns | {jobs}`, stream: process.stderr, hideCursor: true, clearOnComplete: false },
+        cliProgress.Presets.shades_classic,
+      );
+      bar.start(p.totalTurns, p.derivedTurns, jobs);
+      return;
+    }
+    bar.setTotal(p.totalTurns);
+    bar.update(p.derivedTurns, jobs);
+  };
+  return { update, stop: () => bar?.stop() };
 }

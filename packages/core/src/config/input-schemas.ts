@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DerivationProgressListener } from '../services/derivation-progress.js';
 
 const nonEmpty = (what: string) =>
   z.string({ error: `${what} must be a string` }).trim().min(1, `${what} must be a non-empty string`);
@@ -92,4 +93,17 @@ export const pruneSchema = z.object({
 export const listMessagesSchema = z.object({
   fromSeq: z.number().int().positive().optional(),
   last: z.number().int().positive().optional(),
+});
+
+/** Options of `memory.flush()`. */
+export const flushSchema = z.object({
+  /** Called with each progress event while derivation catches up; see `DerivationProgress`. */
+  onProgress: z
+    .custom<DerivationProgressListener>((value) => typeof value === 'function', { error: 'onProgress must be a function' })
+    .optional(),
+  /**
+   * How often progress is measured while `onProgress` is set (one ledger read per followed session).
+   * @defaultValue 200
+   */
+  progressIntervalMs: z.number().int().min(10).max(60_000).default(200),
 });

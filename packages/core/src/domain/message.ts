@@ -19,6 +19,16 @@ export interface MessageInput {
   metadata?: Record<string, unknown>;
 }
 
+/**
+ * What a turn costs in a prompt (content, tool calls and per-message overhead), counted once
+ * when it is stored, with the counter named: a memory with another counter counts again.
+ */
+export interface TurnTokenCount {
+  /** `TokenCounter.name` of the counter that counted it. */
+  counter: string;
+  count: number;
+}
+
 /** A message ready to be stored: id and time resolved, seq not yet assigned. */
 export interface NewMessage {
   id: string;
@@ -29,6 +39,8 @@ export interface NewMessage {
   toolCallId?: string;
   createdAt: number;
   metadata: Record<string, unknown>;
+  /** Prompt tokens of the turn, counted when it was stored (absent on turns stored before counts were kept). */
+  tokens?: TurnTokenCount;
 }
 
 /** A stored message: verbatim, with its per-session sequence number (1, 2, ...). */

@@ -11,6 +11,7 @@ import { MESSAGE_OVERHEAD_TOKENS, type MemoryDeps } from './deps.js';
 import { queryDayFor, retrieve } from './retrieve.js';
 import { loadSessionView, type SessionView } from './session-view.js';
 import { toLangChainMessage } from './to-langchain.js';
+import { turnTokens } from './turn-tokens.js';
 import { dedupeRecall, isNotSynopsis, pickFacts, withNeighbours } from './context-selection.js';
 import { lineItem, profileItems, recallLine, recentItem, redundantEntry, sinceOf, workingItems, type Rendered } from './context-items.js';
 
@@ -117,8 +118,10 @@ function lastUserText(messages: readonly StoredMessage[]): string {
 function fitToBudget(deps: MemoryDeps, assembly: Assembly, view: SessionView, budget: number): { messages: BaseMessage[]; tokens: number } {
   const byId = new Map(view.uncovered.map((m) => [m.id, m]));
   for (;;) {
-    const messages = render(assembly, byId);
-    const tokens = messages.reduce((sum, m) => sum + messageTokens(deps, m), 0);
+    const { memory, recent } = render(assembly, byId);
+    // recent turns cost what was counted when they were stored (same text, same tool calls): only the composed system message is counted here
+    const tokens = (memory ? messageTokens(deps, memory) : 0) + recent.reduce((sum, m) => sum + turnTokens(deps, m), 0);
+    const messages = [...(memory ? [memory] : []), ...recent.map(toLangChainMessage)];
     if (tokens <= budget) return { messages, tokens };
     const victim = (['recall', 'working', 'facts', 'profile', 'recent'] as const).map((s) => ({ s, list: assembly.included[s] })).find((e) => e.list.length > 0);
     if (!victim) return { messages, tokens };
@@ -131,15 +134,15 @@ function fitToBudget(deps: MemoryDeps, assembly: Assembly, view: SessionView, bu
   }
 }
 
-function render(assembly: Assembly, byId: Map<string, StoredMessage>): BaseMessage[] {
+/** The system message of the memory sections, and the recent turns to send after it. */
+function render(assembly: Assembly, byId: Map<string, StoredMessage>): { memory?: SystemMessage; recent: StoredMessage[] } {
   const blocks: string[] = [];
   for (const section of ['working', 'profile', 'facts', 'recall'] as const) {
     const items = assembly.included[section] as Rendered[];
     if (items.length) blocks.push([HEADINGS[section], ...items.map((i) => i.text)].join('\n'));
   }
   const recent = assembly.included.recent.map((i) => byId.get(i.id)).filter((m): m is StoredMessage => m !== undefined);
-  const memory = blocks.length ? [new SystemMessage(`${PREAMBLE}\n\n${blocks.join('\n\n')}`)] : [];
-  return [...memory, ...recent.map(toLangChainMessage)];
+  return { ...(blocks.length ? { memory: new SystemMessage(`${PREAMBLE}\n\n${blocks.join('\n\n')}`) } : {}), recent };
 }
 
 /** Tokens of a LangChain message as sent: content, tool calls, per-message overhead. */

@@ -5,7 +5,7 @@ import type { Session } from '../domain/session.js';
 import { parseWith } from '../config/parse.js';
 import {
   createSessionSchema, exportSchema, factsListSchema, forgetSchema, getContextSchema, listSessionsSchema,
-  listMessagesSchema, messagesInputSchema, pruneSchema, searchSchema, sessionIdSchema,
+  flushSchema, listMessagesSchema, messagesInputSchema, pruneSchema, searchSchema, sessionIdSchema,
 } from '../config/input-schemas.js';
 import { StrataError } from '../errors/strata-error.js';
 import { newId } from '../engine/ids.js';
@@ -14,6 +14,7 @@ import type { MemoryDeps } from './deps.js';
 import { applyResult } from './apply.js';
 import { buildContext, type ContextResult } from './context.js';
 import { deriveJob } from './derive.js';
+import { followDerivation, type FlushOptions } from './derivation-progress.js';
 import { DegradedRecovery } from './degraded-recovery.js';
 import type { MemoryStats } from './derivation-stats.js';
 import type { ForgetReport, ForgetTarget } from './forget.js';
@@ -148,7 +149,7 @@ export class Memory {
     this.assertOpen();
     const id = parseWith(sessionIdSchema, sessionId, 'sessionId', SESSION_HINT);
     const inputs = parseWith(messagesInputSchema, Array.isArray(message) ? message : [message], 'message', "Pass { role: 'user' | 'assistant' | 'system' | 'tool', content: string } or an array of them.");
-    const receipt = await this.deps.store.write({ ops: [{ type: 'appendMessages', sessionId: id, messages: toNewMessages(inputs, this.deps.clock) }] });
+    const receipt = await this.deps.store.write({ ops: [{ type: 'appendMessages', sessionId: id, messages: toNewMessages(inputs, this.deps) }] });
     if (this.deps.queue.derivesInline === true) await this.scheduleAfterAppend(id);
     else this.deferred.add([id]);
     return receipt.messages;
@@ -244,10 +245,16 @@ export class Memory {
     return renderBundle(await collectBundle(this.deps, session, this.deps.clock.now()), format);
   }
 
-  /** Imports a JSON bundle from `export` (object or text), all or nothing, and indexes it. */
+  /**
+   * Imports a JSON bundle from `export` (object or text), all or nothing, and indexes it. What
+   * its job ledger does not cover derives in the background, as after an append (`flush` waits).
+   */
   async import(bundle: unknown): Promise<ImportReport> {
     this.assertOpen();
     const report = await this.applyLock.run(() => importBundle(this.deps, bundle));
+    // what the bundle's job ledger does not cover derives in the background, as after an append
+    if (this.deps.queue.derivesInline === true) for (const id of report.sessionIds) await this.scheduleAfterAppend(id);
+    else this.deferred.add(report.sessionIds);
     return report;
   }
 
@@ -257,17 +264,34 @@ export class Memory {
     return this.applyLock.run(() => reindex(this.deps));
   }
 
-  /** Resolves when all derivation enqueued so far, and what it triggered, has been applied. */
-  async flush(): Promise<void> {
+  /**
+   * Resolves when all derivation enqueued so far, and what it triggered, has been applied.
+   * With `onProgress`, reports how far derivation of the sessions with pending work has come:
+   * at the start, every `progressIntervalMs` while it runs (when it moved), and a last event
+   * (`done: true`) just before resolving; `derivedTurns` never decreases and, unless a job
+   * failed for good, ends equal to `totalTurns`. Measuring costs one ledger row per session.
+   * @throws StrataError INVALID_INPUT for bad options; whatever `onProgress` throws, once derivation has settled.
+   * @example
+   * await memory.append(session.id, longHistory);
+   * await memory.flush({ onProgress: (p) => console.error(`${p.derivedTurns}/${p.totalTurns} turns, ${p.pendingJobs} jobs left`) });
+   */
+  async flush(options: FlushOptions = {}): Promise<void> {
     this.assertOpen();
+    const { onProgress, progressIntervalMs } = parseWith(flushSchema, options, 'flush options', 'Pass { onProgress?: (progress) => void, progressIntervalMs?: integer >= 10 }.');
     await this.deferred.settle();
     for (const sessionId of [...this.unscheduled]) await this.schedule(sessionId);
+    if (onProgress) await followDerivation(this.deps, () => this.drainDerivation(), { onProgress, intervalMs: progressIntervalMs });
+    else await this.drainDerivation();
+    await this.accesses.settle();
+  }
+
+  /** Drains the queue in rounds until no job is queued or running (applies plan the next slices). */
+  private async drainDerivation(): Promise<void> {
     for (let round = 0; round < 100; round++) {
       await this.deps.queue.drain();
       const pending = await this.deps.queue.pending();
       if (!pending.some((p) => p.state !== 'failed')) break;
     }
-    await this.accesses.settle();
   }
 
   /** Waits for running jobs, then closes the queue, the store and the knowledge base. */

@@ -2,11 +2,15 @@ import type { z } from 'zod';
 import type { messageInputSchema } from '../config/input-schemas.js';
 import type { NewMessage } from '../domain/message.js';
 import { newId } from '../engine/ids.js';
-import type { Clock } from '../ports/models.js';
+import type { MemoryDeps } from './deps.js';
+import { countTurnTokens } from './turn-tokens.js';
 
-/** Resolves ids and times of validated inputs. Turns without a time get the clock's now. */
-export function toNewMessages(inputs: z.output<typeof messageInputSchema>[], clock: Clock): NewMessage[] {
-  const now = clock.now();
+/**
+ * Resolves ids and times of validated inputs, and counts each turn's prompt tokens once, to
+ * be stored with it. Turns without a time get the clock's now.
+ */
+export function toNewMessages(inputs: z.output<typeof messageInputSchema>[], deps: Pick<MemoryDeps, 'clock' | 'tokens'>): NewMessage[] {
+  const now = deps.clock.now();
   return inputs.map((m) => ({
     id: m.id ?? newId('msg'),
     role: m.role,
@@ -16,6 +20,7 @@ export function toNewMessages(inputs: z.output<typeof messageInputSchema>[], clo
     ...(m.toolCallId === undefined ? {} : { toolCallId: m.toolCallId }),
     createdAt: m.createdAt === undefined ? now : toEpoch(m.createdAt),
     metadata: m.metadata ?? {},
+    tokens: countTurnTokens(deps, m),
   }));
 }
 

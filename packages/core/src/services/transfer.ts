@@ -8,6 +8,7 @@ import { StrataError } from '../errors/strata-error.js';
 import type { MemoryDeps } from './deps.js';
 import { indexTexts, indexesTurnVectors } from './reindex.js';
 import { formatDay } from './text-format.js';
+import { withTurnTokens } from './turn-tokens.js';
 
 export const BUNDLE_FORMAT = 'strata-bundle';
 /** Version 2 adds topics and the conversation tree; version 1 bundles still import. */
@@ -102,6 +103,8 @@ const bundleSchema = z.object({
 
 export interface ImportReport {
   sessions: number;
+  /** Ids of the imported sessions, in bundle order. */
+  sessionIds: string[];
   messages: number;
   summaries: number;
   facts: number;
@@ -126,7 +129,7 @@ export async function importBundle(deps: MemoryDeps, input: unknown): Promise<Im
     ops: [
       ...bundle.sessions.flatMap((s) => [
         { type: 'putSession' as const, session: s.session },
-        { type: 'insertMessages' as const, messages: s.messages },
+        { type: 'insertMessages' as const, messages: s.messages.map((m) => withTurnTokens(deps, m)) },
         { type: 'putSummaries' as const, summaries: s.summaries },
         { type: 'recordJobs' as const, jobs: s.jobs },
       ]),
@@ -137,6 +140,7 @@ export async function importBundle(deps: MemoryDeps, input: unknown): Promise<Im
   await indexBundle(deps, bundle);
   return {
     sessions: bundle.sessions.length,
+    sessionIds: bundle.sessions.map((s) => s.session.id),
     messages: bundle.sessions.reduce((n, s) => n + s.messages.length, 0),
     summaries: bundle.sessions.reduce((n, s) => n + s.summaries.length, 0),
     facts: bundle.facts.length,

@@ -81,6 +81,21 @@ function describeAppends(test: Define, store: CurrentStore): void {
     ]);
   });
 
+  test('a turn keeps the token count stored with it, through appends and inserts', async () => {
+    await store().write({ ops: [{ type: 'putSession', session: session('s1') }] });
+    const counted = message('counted', 'seven tokens or so', { tokens: { counter: 'tiktoken:o200k_base', count: 7 } });
+    const uncounted = message('uncounted', 'no count');
+    await store().write({ ops: [{ type: 'appendMessages', sessionId: 's1', messages: [counted, uncounted] }] });
+    const imported = storedMessage('imported', 's1', 5, 'imported turn', { tokens: { counter: 'chars/4', count: 3 } });
+    await store().write({ ops: [{ type: 'insertMessages', messages: [imported] }] });
+    const read = await store().messages({ sessionId: 's1' });
+    expect(read.map((m) => [m.id, m.tokens])).toEqual([
+      ['counted', { counter: 'tiktoken:o200k_base', count: 7 }],
+      ['uncounted', undefined],
+      ['imported', { counter: 'chars/4', count: 3 }],
+    ]);
+  });
+
   test('appendMessages raises updatedAt to the newest message time, never lowers it', async () => {
     await store().write({ ops: [{ type: 'putSession', session: session('s1', { updatedAt: T0 + 100 }) }] });
     const append = (createdAt: number) =>

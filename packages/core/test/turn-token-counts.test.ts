@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { TiktokenTokenCounter } from '../src/models/tiktoken-token-counter.js';
+import type { TokenCounter } from '../src/ports/models.js';
+import { createTestMemory } from './helpers.js';
+
+/** The default counter, recording every text it is asked to count. */
+function recordingCounter(name = 'tiktoken:o200k_base'): TokenCounter & { texts: string[] } {
+  const inner = new TiktokenTokenCounter();
+  const texts: string[] = [];
+  return { name, texts, count: (text) => (texts.push(text), inner.count(text)) };
+}
+
+const TURNS = Array.from({ length: 40 }, (_, i) => ({ role: i % 2 ? ('assistant' as const) : ('user' as const), content: `turn ${i}: notes on the garden plan number ${i}` }));
+
+describe('token counts stored with each turn', () => {
+  it('counts a turn once when it is stored, never again for getContext', async () => {
+    const tokens = recordingCounter();
+    // a long immediate tier, so every turn is a recent candidate of each getContext
+    const { memory, store } = await createTestMemory({ tokens, policy: { immediate: { maxMessages: 100, minMessages: 2 } } });
+    const session = await memory.sessions.create({ namespace: 'ns' });
+    const stored = await memory.append(session.id, TURNS);
+    expect(stored.every((m) => m.tokens?.counter === 'tiktoken:o200k_base' && m.tokens.count > 0)).toBe(true);
+    const [read] = await store.messages({ ids: [stored[0]?.id ?? ''] });
+    expect(read?.tokens).toEqual(stored[0]?.tokens);
+
+    tokens.texts.length = 0;
+    for (let i = 0; i < 3; i++) await memory.getContext(session.id, { query: 'garden plan', budgetTokens: 2_000 });
+    const contents = new Set(TURNS.map((t) => t.content));
+    expect(tokens.texts.filter((text) => contents.has(text))).toEqual([]);
+    await memory.close();
+  });
+
+  it('counts again turns that carry another counter\'s count or none (imports, older rows)', async () => {
+    const tokens = recordingCounter('chars/4-test');
+    const { memory, store } = await createTestMemory({ tokens, policy: { immediate: { maxMessages: 100, minMessages: 2 } } });
+    const session = await memory.sessions.create({ namespace: 'ns' });
+    await memory.append(session.id, TURNS.slice(0, 4));
+    // the stored counts were made by another counter: a memory with this one must not trust them
+    const [first] = await store.messages({ sessionId: session.id });
+    await store.write({ ops: [{ type: 'delete', messages: [first?.id ?? ''] }] });
+    await store.write({ ops: [{ type: 'insertMessages', messages: [{ ...first!, tokens: { counter: 'other', count: 1 } }] }] });
+    tokens.texts.length = 0;
+    const context = await memory.getContext(session.id, { budgetTokens: 2_000 });
+    expect(tokens.texts).toContain(first?.content);
+    const item = context.manifest.find((entry) => entry.id === first?.id);
+    expect(item?.tokens).toBeGreaterThan(1);
+    await memory.close();
+  });
+
+  it('an imported bundle without counts, or with junk, is counted on import', async () => {
+    const { memory } = await createTestMemory();
+    const session = await memory.sessions.create({ namespace: 'ns' });
+    await memory.append(session.id, TURNS.slice(0, 4));
+    const bundle = JSON.parse(await memory.export(session.id, { format: 'json' })) as { sessions: { session: { id: string }; messages: Record<string, unknown>[] }[] };
+    const [entry] = bundle.sessions;
+    if (!entry) throw new Error('no session in the bundle');
+    entry.messages.forEach((m, i) => (i % 2 ? delete m.tokens : (m.tokens = null)));
+    await memory.forget({ sessionId: session.id });
+    await memory.import(bundle);
+    const context = await memory.getContext(session.id, { budgetTokens: 2_000 });
+    const turns = context.manifest.filter((item) => item.kind === 'turn');
+    expect(turns.length).toBe(4);
+    expect(turns.every((item) => item.tokens > 0)).toBe(true);
+    await memory.close();
+  });
+});
