@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import type { EmbeddingsInterface } from '@langchain/core/embeddings';
 import { OpenAIEmbeddings } from '@langchain/openai';
 import {
-  createMemory, ExtractiveSummarizer, HashingEmbeddings, LinearThreadSelector, LlmThreadSelector, ObservationFactExtractor, StrataError, TiktokenTokenCounter,
-  type FactExtractor, type ThreadSelector, type KnowledgeBase, type Memory, type PolicyInput, type Summarizer, type TokenCounter,
+  createMemory, createWorkerThreadJobQueue, ExtractiveSummarizer, HashingEmbeddings, LinearThreadSelector, LlmThreadSelector, ObservationFactExtractor, StrataError, TiktokenTokenCounter,
+  type FactExtractor, type JobQueue, type ThreadSelector, type KnowledgeBase, type Memory, type PolicyInput, type Summarizer, type TokenCounter,
 } from '@strata/core';
 import { createChromaKnowledgeBase } from '@strata/kb-chroma';
 import { createSqliteKnowledgeBase, createSqliteSessionStore } from '@strata/store-sqlite';
@@ -49,6 +49,8 @@ interface Models {
   assistant: ChatAssistant;
   /** Which earlier reply a user turn continues: the LLM picks when one is configured. */
   threadSelector: ThreadSelector;
+  /** No model endpoint: summaries, facts and embeddings are the offline defaults. */
+  isOffline: boolean;
 }
 
 export async function wireMemory(config: CliConfig, options: WireOptions = {}): Promise<Wiring> {
@@ -56,7 +58,7 @@ export async function wireMemory(config: CliConfig, options: WireOptions = {}): 
   const path = join(config.dataDir, options.file ?? 'memory.sqlite');
   const models = wireModels(options.offline ? {} : config);
   const knowledge = await wireKnowledge(config, path, models.embeddingsModel);
-  const queue = config.redisUrl && !options.offline ? await createBullMqJobQueue({ url: config.redisUrl, prefix: config.redisPrefix }) : undefined;
+  const queue = await wireQueue(config, options, models.isOffline);
   const memory = await createMemory({
     store: await createSqliteSessionStore({ path }),
     knowledge,
@@ -74,6 +76,16 @@ export async function wireMemory(config: CliConfig, options: WireOptions = {}): 
   return { memory, path, storage, assistant: models.assistant };
 }
 
+/**
+ * BullMQ when Redis is configured; else the offline models derive on a worker thread, so a
+ * chat stays responsive while a long import derives. Model endpoints are I/O: their calls
+ * stay on the in-process queue (createMemory's default), where the given instances live.
+ */
+async function wireQueue(config: CliConfig, options: WireOptions, isOffline: boolean): Promise<JobQueue | undefined> {
+  if (config.redisUrl && !options.offline) return createBullMqJobQueue({ url: config.redisUrl, prefix: config.redisPrefix });
+  return isOffline ? createWorkerThreadJobQueue({ policy: options.policy ?? {} }) : undefined;
+}
+
 function wireModels(config: Pick<CliConfig, 'llm' | 'embeddings'>): Models {
   const tokens = new TiktokenTokenCounter();
   const llm = config.llm ? createLlmModels({ ...config.llm, ...(config.embeddings ? { embeddings: config.embeddings } : {}) }) : undefined;
@@ -87,6 +99,7 @@ function wireModels(config: Pick<CliConfig, 'llm' | 'embeddings'>): Models {
     tokens,
     assistant: llm && config.llm ? new ModelAssistant(llm.chatModel, `${config.llm.model} at ${config.llm.baseUrl}`) : new OfflineAssistant(),
     threadSelector: llm ? new LlmThreadSelector({ model: llm.chatModel }) : new LinearThreadSelector(),
+    isOffline: llm === undefined && remote === undefined,
   };
 }
 

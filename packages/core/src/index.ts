@@ -51,6 +51,9 @@ export { InMemoryLexicalIndex } from './adapters/in-memory-lexical-index.js';
 export { InlineJobQueue, createInlineJobQueue } from './adapters/inline-job-queue.js';
 export { InProcessJobQueue, createInProcessJobQueue } from './adapters/in-process-job-queue.js';
 export type { InProcessJobQueueOptions } from './adapters/in-process-job-queue.js';
+export { WorkerThreadJobQueue, createWorkerThreadJobQueue } from './adapters/worker-thread-job-queue.js';
+export type { WorkerThreadJobQueueOptions } from './adapters/worker-thread-job-queue.js';
+export { createOfflineDeriveModels } from './models/offline-derive-models.js';
 
 export { ExtractiveSummarizer } from './models/extractive-summarizer.js';
 export { HeuristicFactExtractor } from './models/heuristic-fact-extractor.js';

@@ -1,0 +1,41 @@
+/**
+ * The body of a derive thread: builds its models once, then answers each request with
+ * `deriveJob` (pure: models in, result out; no store). Loaded by {@link DeriveThread}.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
+import { StrataError } from '../errors/strata-error.js';
+import { createOfflineDeriveModels } from '../models/offline-derive-models.js';
+import { deriveJob, type DeriveModels } from '../services/derive.js';
+import type { DeriveReply, DeriveRequest, DeriveThreadData, ThreadError } from './derive-thread-protocol.js';
+
+async function loadModels(data: DeriveThreadData): Promise<DeriveModels> {
+  if (data.modelsModule === undefined) return createOfflineDeriveModels(data.policy);
+  const specifier = data.modelsModule.includes('://') ? data.modelsModule : pathToFileURL(data.modelsModule).href;
+  const module = (await import(specifier)) as { createDeriveModels?: () => DeriveModels | Promise<DeriveModels> };
+  if (typeof module.createDeriveModels !== 'function') {
+    throw new StrataError('CONFIG_INVALID', `${data.modelsModule} exports no createDeriveModels function`, {
+      hint: 'Export `createDeriveModels()` returning { summarizer, extractor, embeddings, policy } from the models module.',
+    });
+  }
+  return module.createDeriveModels();
+}
+
+function toThreadError(error: unknown): ThreadError {
+  if (StrataError.is(error)) return { code: error.code, message: error.message, hint: error.hint, retryable: error.retryable };
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: 'INTERNAL', message, hint: 'Derivation failed inside the derive thread; the job is retried.', retryable: true };
+}
+
+const port = parentPort;
+if (port === null) throw new Error('derive-thread-entry runs only as a worker thread');
+const models = loadModels(workerData as DeriveThreadData);
+port.on('message', (request: DeriveRequest) => {
+  models
+    .then((loaded) => deriveJob(request.job, loaded, request.attempt))
+    .then(
+      (result): DeriveReply => ({ id: request.id, result }),
+      (error: unknown): DeriveReply => ({ id: request.id, error: toThreadError(error) }),
+    )
+    .then((reply) => port.postMessage(reply));
+});
