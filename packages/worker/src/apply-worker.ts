@@ -25,15 +25,14 @@ export interface ApplyWorkerOptions {
 /**
  * Serves the apply queue in the process that owns the store. `runtime.apply` is idempotent
  * (the store's job ledger), so a result delivered twice, after a crash or a redrive, is
- * stored once. The index entry is removed only after the apply succeeded.
+ * stored once. The index entry is removed only after the apply succeeded; then drain() learns
+ * it at once (the apply queue's `completed` event, which every process reads, comes later).
  */
 export function startApplyWorker(options: ApplyWorkerOptions): Worker<ApplyJobData> {
   const { settings, stall } = options;
   const worker = new Worker<ApplyJobData>(APPLY_QUEUE, (job) => processApply(options, job), workerOptionsFor(settings, stall, options.concurrency));
   worker.on('error', options.onError);
   worker.on('stalled', () => options.metrics.count('stalled'));
-  // A failure may be final: let drain() learn it now rather than at the next poll.
-  worker.on('failed', () => options.tracker.checkSoon());
   return worker;
 }
 

@@ -16,8 +16,13 @@ export interface BullMqJobQueueOptions extends RedisConnectionOptions {
   attempts?: number;
   /** Backoff before retry n is `backoffMs * 2^(n-1)`. @defaultValue 1000 */
   backoffMs?: number;
-  /** How often `drain()` re-reads the states of its jobs in Redis. @defaultValue 250 */
-  pollMs?: number;
+  /**
+   * `drain()` learns that jobs settled from the queues' events, and finds jobs Redis lost when
+   * the connection comes back; this slow check of every unsettled job, at this interval, only
+   * catches losses that send no event and break no connection (FLUSHALL, a failover to a
+   * lagging replica, eviction). @defaultValue 30000
+   */
+  safetyCheckMs?: number;
   /**
    * While the connection is lost, how long `enqueue` and `pending` wait for it before failing
    * with BACKEND_UNAVAILABLE (enqueued jobs are kept and enqueued once Redis answers), so
@@ -40,7 +45,7 @@ export interface BullMqJobQueueSettings {
   applyConcurrency: number;
   attempts: number;
   backoffMs: number;
-  pollMs: number;
+  safetyCheckMs: number;
   reconnectWaitMs: number;
   stall: StallSettings;
   onError?: ((error: StrataError) => void) | undefined;
@@ -60,7 +65,7 @@ const schema = z
     applyConcurrency: z.int().positive().default(1),
     attempts: z.int().positive().default(4),
     backoffMs: z.int().min(0).default(1000),
-    pollMs: z.int().positive().default(250),
+    safetyCheckMs: z.int().positive().default(30_000),
     reconnectWaitMs: z.int().min(0).default(2000),
     onError: z.custom<(error: StrataError) => void>((v) => typeof v === 'function', { error: 'onError must be a function' }).optional(),
   })
@@ -76,7 +81,7 @@ export function parseQueueOptions(options: BullMqJobQueueOptions): BullMqJobQueu
     applyConcurrency: o.applyConcurrency,
     attempts: o.attempts,
     backoffMs: o.backoffMs,
-    pollMs: o.pollMs,
+    safetyCheckMs: o.safetyCheckMs,
     reconnectWaitMs: o.reconnectWaitMs,
     stall: { lockDurationMs: o.lockDurationMs, stalledIntervalMs: o.stalledIntervalMs, maxStalledCount: o.maxStalledCount },
     onError: o.onError,

@@ -18,6 +18,8 @@ import { jobOptions, openQueues, presenceOfMany } from './queues.js';
 import type { StrataQueues } from './queues.js';
 import { awaitConnection, closeRedis, isReconnecting, openRedis, probeRedis } from './redis-client.js';
 import { errorReporter } from './report-errors.js';
+import { openSettleEvents } from './settle-events.js';
+import type { SettleEvents } from './settle-events.js';
 import { toStrataError } from './to-strata-error.js';
 
 /**
@@ -26,7 +28,8 @@ import { toStrataError } from './to-strata-error.js';
  * (`deriveConcurrency`) and/or by `startWorker` processes anywhere; results come back through
  * the `apply` queue, which only this process serves, because it owns the store. Keys are
  * deterministic and apply is idempotent, so a job enqueued twice, retried or replayed after
- * a crash is stored once. One store per prefix.
+ * a crash is stored once. One store per prefix. `drain()` learns that jobs settled from the
+ * local apply worker and from the queues' events (see {@link KeyTracker}), never by polling.
  */
 export class BullMqJobQueue implements JobQueue {
   private runtime: JobRuntime | null = null;
@@ -46,21 +49,29 @@ export class BullMqJobQueue implements JobQueue {
     private readonly strataClient: Redis,
     private readonly queues: StrataQueues,
     private readonly reportError: (error: unknown) => void,
+    /** Settle events of every process (apply completed, failed for good), read once started. */
+    private readonly events: SettleEvents,
   ) {
     const keys = strataKeys(settings.redis.prefix);
     this.index = new PendingIndex(strataClient, keys);
     this.metrics = new MetricsRecorder(strataClient, keys, reportError);
     this.tracker = new KeyTracker({
-      pollMs: settings.pollMs,
-      check: (items) => checkKeys(strataClient, queues, items),
+      safetyCheckMs: settings.safetyCheckMs,
+      // After the enqueues under way: a key being enqueued again is not yet in Redis, and its
+      // previous job's "applied" event must not settle it.
+      check: (items) => this.serial.then(() => checkKeys(strataClient, queues, items)),
       requeue: (jobs) => this.enqueue(jobs),
       onError: reportError,
     });
   }
 
+  /** A lost connection is back: Redis may have restarted without its data, so every tracked job is checked. */
+  private readonly onReconnect = (): void => this.tracker.recheck();
+
   /**
-   * Starts the apply worker and, unless `deriveConcurrency` is 0, local derive workers, and
-   * adopts the jobs a previous run left unapplied (drain() waits for them).
+   * Starts the apply worker and, unless `deriveConcurrency` is 0, local derive workers, reads
+   * the queues' settle events, and adopts the jobs a previous run left unapplied (drain() waits
+   * for them; one check at once settles those that failed for good before this run).
    */
   async start(runtime: JobRuntime): Promise<void> {
     this.assertOpen();
@@ -81,16 +92,19 @@ export class BullMqJobQueue implements JobQueue {
         serve: DERIVE_QUEUES,
         concurrency: settings.deriveConcurrency,
         derive: (job, attempt) => runtime.derive(job, attempt),
-        onEvent: (event) => (event.type === 'failed' ? tracker.checkSoon() : undefined),
+        onEvent: () => undefined, // failures reach drain() through the queues' events
       });
       this.workers.push(...derive);
     }
+    this.events.listen((key, how) => tracker.report(key, how));
+    this.client.on('ready', this.onReconnect);
     // Jobs a previous run of the app left unapplied: flush() waits for them too.
     try {
       for (const { ref } of await index.entries()) tracker.adopt(ref);
     } catch (error) {
       throw toStrataError(error, settings.redis.where);
     }
+    tracker.recheck();
   }
 
   /**
@@ -168,11 +182,12 @@ export class BullMqJobQueue implements JobQueue {
   /** Waits for running jobs, unless Redis is gone: then nothing could complete, and waiting would hang. */
   private async shutdown(): Promise<void> {
     this.tracker.close();
+    this.client.off('ready', this.onReconnect);
     await this.serial;
     const isForced = isReconnecting(this.client);
     await Promise.allSettled(this.workers.map((worker) => worker.close(isForced)));
     await this.queues.close().catch(this.reportError);
-    await Promise.all([closeRedis(this.client), closeRedis(this.strataClient)]);
+    await Promise.all([this.events.close().catch(this.reportError), closeRedis(this.client), closeRedis(this.strataClient)]);
   }
 
   private awaitRedis(consequence: string): Promise<void> {
@@ -203,5 +218,13 @@ export async function createBullMqJobQueue(options: BullMqJobQueueOptions = {}):
   const reportError = errorReporter(settings.redis.where, settings.onError, 'strata BullMqJobQueue');
   const client = openRedis(settings.redis, false, reportError);
   const strataClient = openRedis(settings.redis, false, reportError, true);
-  return new BullMqJobQueue(settings, client, strataClient, openQueues(client, settings.redis.prefix, reportError), reportError);
+  const queues = openQueues(client, settings.redis.prefix, reportError);
+  try {
+    const events = await openSettleEvents(settings.redis, strataClient, queues, reportError);
+    return new BullMqJobQueue(settings, client, strataClient, queues, reportError, events);
+  } catch (error) {
+    await queues.close().catch(reportError);
+    await Promise.all([closeRedis(client), closeRedis(strataClient)]);
+    throw toStrataError(error, settings.redis.where);
+  }
 }

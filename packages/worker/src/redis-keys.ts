@@ -17,6 +17,11 @@ export function jobIdOf(key: string): string {
   return key.replace(/%/g, '%25').replace(/:/g, '%3A');
 }
 
+/** The strata job key of a BullMQ job id made by {@link jobIdOf} (its inverse). */
+export function keyOfJobId(id: string): string {
+  return id.replace(/%3A/g, ':').replace(/%25/g, '%');
+}
+
 /** strata's own Redis keys under a prefix, beside BullMQ's `<prefix>:<queue>:*`. */
 export function strataKeys(prefix: string) {
   const base = `${prefix}:strata`;

@@ -13,7 +13,7 @@ if (unavailable === null) {
   describeJobQueueContract(`BullMqJobQueue (${REDIS_URL})`, {
     create: async () => {
       const prefix = uniquePrefix();
-      const queue = await createBullMqJobQueue({ url: REDIS_URL, prefix, attempts: 3, backoffMs: 5, pollMs: 50 });
+      const queue = await createBullMqJobQueue({ url: REDIS_URL, prefix, attempts: 3, backoffMs: 5 });
       prefixes.set(queue, prefix);
       return queue;
     },

@@ -40,7 +40,7 @@ describe('options', () => {
 
   it('has documented defaults and reads credentials from the url without showing them', () => {
     const settings = parseQueueOptions({ url: 'redis://app:s3cret@redis.internal:6380/2' });
-    expect(settings).toMatchObject({ deriveConcurrency: 2, applyConcurrency: 1, attempts: 4, backoffMs: 1000, pollMs: 250 });
+    expect(settings).toMatchObject({ deriveConcurrency: 2, applyConcurrency: 1, attempts: 4, backoffMs: 1000, safetyCheckMs: 30_000 });
     expect(settings.redis.redis).toMatchObject({ host: 'redis.internal', port: 6380, username: 'app', password: 's3cret', db: 2 });
     expect(settings.redis.where).toBe('redis://redis.internal:6380/2');
     expect(settings.redis.prefix).toBe('strata');

@@ -31,7 +31,7 @@ if (unavailable === null) {
       cleanup.push(() => deleteKeys(prefix));
       const expected = await referenceSnapshot(SESSIONS);
       const world = await openWorld();
-      const memory = await memoryOn(world, await createBullMqJobQueue({ url: REDIS_URL, prefix, deriveConcurrency: 0, backoffMs: 10, pollMs: 50 }));
+      const memory = await memoryOn(world, await createBullMqJobQueue({ url: REDIS_URL, prefix, deriveConcurrency: 0, backoffMs: 10 }));
       cleanup.push(() => memory.close());
       for (const { n, turns } of SESSIONS) {
         await memory.sessions.create({ namespace: namespaceOf(`s${n}`), id: `s${n}` });
@@ -69,7 +69,7 @@ if (unavailable === null) {
       const prefix = uniquePrefix();
       cleanup.push(() => deleteKeys(prefix));
       const world = await openWorld();
-      const queue = await createBullMqJobQueue({ url: REDIS_URL, prefix, deriveConcurrency: 0, backoffMs: 10, pollMs: 50 });
+      const queue = await createBullMqJobQueue({ url: REDIS_URL, prefix, deriveConcurrency: 0, backoffMs: 10 });
       const memory = await memoryOn(world, queue);
       cleanup.push(() => memory.close());
       await memory.sessions.create({ namespace: namespaceOf('s1'), id: 's1' });
@@ -94,7 +94,7 @@ if (unavailable === null) {
       cleanup.push(() => deleteKeys(prefix));
       const expected = await referenceSnapshot(SESSIONS);
       const world = await openWorld();
-      const memory = await memoryOn(world, await createBullMqJobQueue({ url: REDIS_URL, prefix, backoffMs: 10, pollMs: 50 }));
+      const memory = await memoryOn(world, await createBullMqJobQueue({ url: REDIS_URL, prefix, backoffMs: 10 }));
       cleanup.push(() => memory.close());
       for (const { n, turns } of SESSIONS) {
         await memory.sessions.create({ namespace: namespaceOf(`s${n}`), id: `s${n}` });
@@ -124,7 +124,7 @@ if (unavailable === null) {
       await before.enqueue(jobs);
       await before.close(); // the app stops with the jobs still queued
 
-      const after = await createBullMqJobQueue({ url: REDIS_URL, prefix, backoffMs: 5, pollMs: 50 });
+      const after = await createBullMqJobQueue({ url: REDIS_URL, prefix, backoffMs: 5 });
       cleanup.push(() => after.close());
       await after.start(runtime);
       await after.drain();
@@ -135,7 +135,7 @@ if (unavailable === null) {
     it('keeps a job that failed for good, lists it, and applies it once after a redrive', async () => {
       const prefix = uniquePrefix();
       cleanup.push(() => deleteKeys(prefix));
-      const queue = await createBullMqJobQueue({ url: REDIS_URL, prefix, attempts: 2, backoffMs: 5, pollMs: 50 });
+      const queue = await createBullMqJobQueue({ url: REDIS_URL, prefix, attempts: 2, backoffMs: 5 });
       cleanup.push(() => queue.close());
       let isModelDown = true;
       const applied: DeriveResult[] = [];

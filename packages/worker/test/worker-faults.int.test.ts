@@ -24,7 +24,7 @@ interface App {
 
 async function openApp(options: BullMqJobQueueOptions): Promise<App> {
   const world = await openWorld();
-  const queue = await createBullMqJobQueue({ deriveConcurrency: 0, backoffMs: 50, pollMs: 100, ...options });
+  const queue = await createBullMqJobQueue({ deriveConcurrency: 0, backoffMs: 50, ...options });
   return { world, queue, memory: await memoryOn(world, queue) };
 }
 
