@@ -12,6 +12,7 @@ import { TiktokenTokenCounter } from './models/tiktoken-token-counter.js';
 import { fallbackExtractorFor } from './services/derive-fallback.js';
 import { Memory } from './services/memory.js';
 import { LinearThreadSelector } from './models/linear-thread-selector.js';
+import type { LexicalIndex } from './ports/lexical-index.js';
 import type { SessionStore } from './ports/session-store.js';
 import type { TopicStore } from './ports/topic-store.js';
 
@@ -20,8 +21,11 @@ const port = (methods: string[]) =>
     message: `must implement ${methods.join(', ')}`,
   });
 
+const lexicalIndex = port(['search']);
+
 const optionsSchema = z.object({
-  store: port(['write', 'sessions', 'messages', 'summaries', 'facts', 'jobs', 'searchLexical', 'close', 'writeTopics', 'topics', 'links', 'topicStorage']).optional(),
+  store: port(['write', 'sessions', 'messages', 'summaries', 'facts', 'jobs', 'close', 'writeTopics', 'topics', 'links', 'topicStorage']).optional(),
+  lexical: lexicalIndex.optional(),
   knowledge: port(['upsert', 'query', 'setCurrent', 'delete', 'count', 'close']).optional(),
   queue: port(['start', 'enqueue', 'pending', 'drain', 'close']).optional(),
   summarizer: port(['summarize', 'consolidate']).optional(),
@@ -33,6 +37,9 @@ const optionsSchema = z.object({
   clock: port(['now']).optional(),
   threadSelector: port(['selectParents']).optional(),
   policy: z.unknown().optional(),
+}).refine((o) => o.store === undefined || o.lexical !== undefined || lexicalIndex.safeParse(o.store).success, {
+  path: ['store'],
+  message: 'must implement LexicalIndex (search) when no `lexical` option is given: pass `lexical`, or a store that implements search',
 });
 
 /**
@@ -60,10 +67,11 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
   // An offline primary is never degraded: it has no fallback.
   const fallbackSummarizer = options.fallbackSummarizer ?? (summarizer instanceof ExtractiveSummarizer ? undefined : new ExtractiveSummarizer({ tokens }));
   const fallbackExtractor = fallbackExtractorFor(extractor, options.fallbackExtractor);
-  // The schema checked that a given store implements TopicStore too.
+  // The schema checked that a given store implements TopicStore too, and LexicalIndex unless one was given.
   const store = (options.store ?? (await createInMemorySessionStore())) as SessionStore & TopicStore;
   const memory = new Memory({
     store,
+    lexical: options.lexical ?? (store as typeof store & LexicalIndex),
     topics: store,
     threads: options.threadSelector ?? new LinearThreadSelector(),
     knowledge: options.knowledge ?? (await createInMemoryKnowledgeBase()),

@@ -24,9 +24,10 @@ export type { DerivationStats, MemoryStats } from './services/derivation-stats.j
 export type { DerivationProgress, DerivationProgressListener, FlushOptions } from './services/derivation-progress.js';
 
 export type {
-  FactFilter, JobFilter, LexicalHit, LexicalKind, LexicalQuery, MessageFilter, SeqRange, SessionFilter, SessionStore,
+  FactFilter, JobFilter, MessageFilter, SeqRange, SessionFilter, SessionStore,
   StoreOp, SummaryFilter, WriteBatch, WriteReceipt,
 } from './ports/session-store.js';
+export type { LexicalHit, LexicalIndex, LexicalKind, LexicalQuery } from './ports/lexical-index.js';
 export type { KnowledgeBase, KnowledgeEntry, KnowledgeFilter, KnowledgeKind, KnowledgeMatch, KnowledgeQuery } from './ports/knowledge-base.js';
 export type { DeriveAttempt, JobQueue, JobRuntime } from './ports/job-queue.js';
 export { deriveJob } from './services/derive.js';

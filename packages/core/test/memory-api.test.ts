@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { AIMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
 import { StrataError } from '../src/errors/strata-error.js';
 import { createMemory } from '../src/create-memory.js';
+import { createInMemorySessionStore } from '../src/adapters/in-memory-session-store.js';
+import type { LexicalIndex } from '../src/ports/lexical-index.js';
+import type { SessionStore } from '../src/ports/session-store.js';
+import type { TopicStore } from '../src/ports/topic-store.js';
 import { createTestMemory } from './helpers.js';
 
 async function expectStrataError(promise: Promise<unknown>, code: string, message?: RegExp) {
@@ -64,6 +68,22 @@ describe('sessions', () => {
   it('rejects malformed options with CONFIG_INVALID', async () => {
     await expectStrataError(createMemory({ policy: { immediate: { maxMessages: 0 } } }), 'CONFIG_INVALID', /maxMessages/);
     await expectStrataError(createMemory({ store: {} as never }), 'CONFIG_INVALID', /store/);
+  });
+
+  it('searches the `lexical` index when given, else the store, which must then implement it', async () => {
+    const store = await createInMemorySessionStore();
+    // The same store seen without its LexicalIndex side.
+    const bare: SessionStore & TopicStore = new Proxy(store, { get: (target, key, receiver) => (key === 'search' ? undefined : Reflect.get(target, key, receiver)) });
+    await expectStrataError(createMemory({ store: bare }), 'CONFIG_INVALID', /LexicalIndex/);
+    const queries: string[] = [];
+    const lexical: LexicalIndex = { search: (query) => (queries.push(query.text), store.search(query)) };
+    const { memory } = await createTestMemory({ store: bare, lexical });
+    const s = await memory.sessions.create({ namespace: 'u1' });
+    await memory.append(s.id, { role: 'user', content: 'We adopted a greyhound called Pixel.' });
+    const hits = await memory.search({ namespace: 'u1', query: 'greyhound', k: 3 });
+    expect(hits.map((hit) => hit.text)).toContain('We adopted a greyhound called Pixel.');
+    expect(queries).toContain('greyhound');
+    await memory.close();
   });
 });
 

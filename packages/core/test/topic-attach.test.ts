@@ -17,7 +17,7 @@ async function depsWithTurns() {
   const store = await createInMemorySessionStore();
   const tokens = new CharTokenCounter();
   const deps: MemoryDeps = {
-    store, topics: store, threads: new LinearThreadSelector(),
+    store, lexical: store, topics: store, threads: new LinearThreadSelector(),
     knowledge: await createInMemoryKnowledgeBase(), queue: await createInlineJobQueue(),
     summarizer: new ExtractiveSummarizer({ tokens }), extractor: new HeuristicFactExtractor(), embeddings: new HashingEmbeddings(),
     tokens, clock: { now: () => 5_000 }, policy: policySchema.parse({}),

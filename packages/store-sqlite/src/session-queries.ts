@@ -110,9 +110,16 @@ export function selectFacts(cache: StatementCache, filter: FactFilter): Fact[] {
   if (filter.includeSuperseded !== true) conditions.addClause('f.valid_to IS NULL');
   // `+f.valid_from`: sorting the few rows of a slot is cheap, but letting the planner walk
   // facts_by_time for the order would make it scan the whole namespace instead of one slot.
-  const sql = `SELECT ${FACT_COLUMNS}, ${sourcesOf('fact', 'f')} FROM facts f${conditions.where()}
-    ORDER BY +f.valid_from, f.id`;
-  return (cache.get(sql).all(...conditions.params) as WithSources<FactRow>[]).map(toFact);
+  const count = countOf(filter.last);
+  const columns = `SELECT ${FACT_COLUMNS}, ${sourcesOf('fact', 'f')} FROM facts f`;
+  if (count === undefined) {
+    const sql = `${columns}${conditions.where()} ORDER BY +f.valid_from, f.id`;
+    return (cache.get(sql).all(...conditions.params) as WithSources<FactRow>[]).map(toFact);
+  }
+  // the newest N rows are chosen first, so provenance is read for those alone
+  const newest = `SELECT f.rowid FROM facts f${conditions.where()} ORDER BY +f.valid_from DESC, f.id DESC LIMIT ?`;
+  const sql = `${columns} WHERE f.rowid IN (${newest}) ORDER BY f.valid_from, f.id`;
+  return (cache.get(sql).all(...conditions.params, count) as WithSources<FactRow>[]).map(toFact);
 }
 
 export function selectJobs(cache: StatementCache, filter: JobFilter): JobRecord[] {

@@ -6,6 +6,7 @@ import type {
   JobFilter,
   JobRecord,
   LexicalHit,
+  LexicalIndex,
   LexicalQuery,
   LinkFilter,
   Topic,
@@ -49,14 +50,15 @@ export interface SqliteSessionStoreOptions extends SqliteOpenOptions {
 }
 
 /**
- * A {@link SessionStore} in one SQLite file (better-sqlite3): WAL journal, lexical search
- * (BM25) by an in-process index loaded from the file, provenance in its own table. Each `write` is one
+ * A {@link SessionStore} in one SQLite file (better-sqlite3): WAL journal, provenance in its
+ * own table. As its own {@link LexicalIndex} it searches with BM25 in process, from an index
+ * loaded from the file and kept in step inside each write. Each `write` is one
  * `BEGIN IMMEDIATE` transaction, so several processes can append to one file: the second
  * writer waits (busy timeout) rather than failing on a lock upgrade. As a {@link TopicStore}
  * it keeps topics and turn links in their own tables and cold turns deflated in their row. Calls are synchronous
  * underneath; the promises exist because the port is asynchronous.
  */
-export class SqliteSessionStore implements SessionStore, TopicStore {
+export class SqliteSessionStore implements SessionStore, LexicalIndex, TopicStore {
   private readonly reads: StatementCache;
   private readonly lexical: SessionLexicalCache;
   private readonly applyBatch: (batch: WriteBatch) => WriteReceipt;
@@ -121,8 +123,8 @@ export class SqliteSessionStore implements SessionStore, TopicStore {
     return this.run('jobs', () => selectJobs(this.reads, filter));
   }
 
-  async searchLexical(query: LexicalQuery): Promise<LexicalHit[]> {
-    return this.run('searchLexical', () => this.lexical.search(query));
+  async search(query: LexicalQuery): Promise<LexicalHit[]> {
+    return this.run('search', () => this.lexical.search(query));
   }
 
   /**
@@ -204,7 +206,7 @@ function applyInTransaction(statements: WriteStatements, batch: WriteBatch): Wri
  *     { type: 'appendMessages', sessionId: 's1', messages: [{ id: 'm1', role: 'user', content: 'I moved to Berlin', createdAt: now, metadata: {} }] },
  *   ],
  * });
- * const hits = await store.searchLexical({ namespace: 'user:42', text: 'moving', kinds: ['turn'], k: 5 });
+ * const hits = await store.search({ namespace: 'user:42', text: 'moving', kinds: ['turn'], k: 5 });
  * // hits: [{ kind: 'turn', id: 'm1', score: 0.2876... }] ('moving' and 'moved' share the stem 'move')
  * await store.close();
  * ```

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StrataError } from '@strata/core';
-import type { NewMessage, SessionStore, StrataErrorCode } from '@strata/core';
+import type { LexicalIndex, NewMessage, SessionStore, StrataErrorCode } from '@strata/core';
 import { createSqliteSessionStore } from '../src/sqlite-session-store.js';
 
 /**
@@ -123,14 +123,14 @@ describe('SqliteSessionStore on bad files', () => {
 
   describe('when the disk is full', () => {
     let path: string;
-    let store: SessionStore;
+    let store: SessionStore & LexicalIndex;
 
     /** Two large turns; the word `batchN` appears only in batch N. */
     const batch = (n: number): NewMessage[] =>
       [1, 2].map((i) => ({ id: `b${n}-${i}`, role: 'user', content: `batch${n} ${'lorem ipsum '.repeat(250)}`, createdAt: n, metadata: {} }));
     const append = (n: number): Promise<unknown> => store.write({ ops: [{ type: 'appendMessages', sessionId: 's1', messages: batch(n) }] });
     const search = async (text: string): Promise<string[]> =>
-      (await store.searchLexical({ namespace: 'ns', text, kinds: ['turn'], k: 10 })).map((hit) => hit.id).sort();
+      (await store.search({ namespace: 'ns', text, kinds: ['turn'], k: 10 })).map((hit) => hit.id).sort();
 
     beforeEach(async () => {
       path = join(directory, 'small.db');

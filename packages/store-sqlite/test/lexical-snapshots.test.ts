@@ -35,8 +35,8 @@ async function searches(store: SqliteSessionStore, namespace: string): Promise<u
   const out: unknown[] = [];
   for (const text of QUERIES) {
     const query: LexicalQuery = { namespace, text, kinds: ['turn', 'summary', 'fact'], k: 20 };
-    out.push(await store.searchLexical(query));
-    out.push(await store.searchLexical({ ...query, sessionId: `${namespace}-s1` }));
+    out.push(await store.search(query));
+    out.push(await store.search({ ...query, sessionId: `${namespace}-s1` }));
   }
   return out;
 }

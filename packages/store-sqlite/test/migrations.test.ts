@@ -67,9 +67,9 @@ describe('migrations', () => {
 
     const store = await createSqliteSessionStore({ path });
     try {
-      const hits = await store.searchLexical({ namespace: 'ns', text: 'moving to berlin', kinds: ['turn', 'fact'], k: 5 });
+      const hits = await store.search({ namespace: 'ns', text: 'moving to berlin', kinds: ['turn', 'fact'], k: 5 });
       expect(hits.map((hit) => `${hit.kind}:${hit.id}`).sort()).toEqual(['fact:f1', 'turn:m1']);
-      expect((await store.searchLexical({ namespace: 'ns', text: 'weather', kinds: ['turn'], k: 5 })).map((hit) => hit.id)).toEqual(['m2']);
+      expect((await store.search({ namespace: 'ns', text: 'weather', kinds: ['turn'], k: 5 })).map((hit) => hit.id)).toEqual(['m2']);
       expect((await store.messages({ sessionId: 's1' })).map((m) => [m.id, m.seq])).toEqual([['m1', 1], ['m2', 2]]);
       const appended = await store.write({
         ops: [{ type: 'appendMessages', sessionId: 's1', messages: [{ id: 'm3', role: 'user', content: 'sunny', createdAt: 3, metadata: {} }] }],
@@ -106,7 +106,7 @@ describe('migrations', () => {
       expect(await store.topics({ sessionId: 's1' })).toEqual([topic]);
       expect(inspect((db) => db.prepare("SELECT content, content_z IS NOT NULL AS cold FROM messages WHERE id = 'm1'").get())).toEqual({ content: '', cold: 1 });
       expect((await store.messages({ ids: ['m1'] }))[0]?.content).toBe('Which lasagna recipe uses spinach and ricotta?');
-      expect((await store.searchLexical({ namespace: 'ns', text: 'lasagna', kinds: ['turn'], k: 5 })).map((hit) => hit.id)).toEqual(['m1']);
+      expect((await store.search({ namespace: 'ns', text: 'lasagna', kinds: ['turn'], k: 5 })).map((hit) => hit.id)).toEqual(['m1']);
     } finally {
       await store.close();
     }
@@ -161,7 +161,7 @@ describe('migrations', () => {
       expect(after.fts).toEqual([]);
       expect(after.integrity).toBe('ok');
       const search = async (text: string, kinds: ('turn' | 'summary' | 'fact')[]): Promise<string[]> =>
-        (await store.searchLexical({ namespace: 'ns', text, kinds, k: 10 })).map((hit) => `${hit.kind}:${hit.id}`).sort();
+        (await store.search({ namespace: 'ns', text, kinds, k: 10 })).map((hit) => `${hit.kind}:${hit.id}`).sort();
       expect(await search('greyhound', ['turn', 'summary', 'fact'])).toEqual(['fact:f1', 'turn:m1']);
       expect(await search('santorini ferry', ['turn'])).toEqual(['turn:m2']);
       expect(await search('island trip', ['summary'])).toEqual(['summary:sum1']);

@@ -2,14 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SessionStore } from '@strata/core';
+import type { LexicalIndex, SessionStore } from '@strata/core';
 import { createSqliteKnowledgeBase } from '../src/sqlite-knowledge-base.js';
 import { createSqliteSessionStore } from '../src/sqlite-session-store.js';
 
 const NS = 'user:1';
 const session = { id: 's1', namespace: NS, metadata: {}, createdAt: 1, updatedAt: 1, lastSeq: 0 };
 const turn = (id: string, content: string) => ({ id, role: 'user' as const, content, createdAt: 2, metadata: {} });
-const ids = async (store: SessionStore, text: string) => (await store.searchLexical({ namespace: NS, text, kinds: ['turn', 'fact'], k: 10 })).map((h) => h.id).sort();
+const ids = async (store: SessionStore & LexicalIndex, text: string) => (await store.search({ namespace: NS, text, kinds: ['turn', 'fact'], k: 10 })).map((h) => h.id).sort();
 
 describe('SQLite lexical search through its in-process index', () => {
   let dir = '';

@@ -40,7 +40,7 @@ describe('SqliteSessionStore cold text', () => {
     // A new connection builds its lexical index from the file: the cold turn is indexed too.
     const second = await createSqliteSessionStore({ path });
     try {
-      expect((await second.searchLexical({ namespace: 'ns', text: 'ricotta', kinds: ['turn'], k: 3 })).map((h) => h.id)).toEqual(['m1']);
+      expect((await second.search({ namespace: 'ns', text: 'ricotta', kinds: ['turn'], k: 3 })).map((h) => h.id)).toEqual(['m1']);
       expect((await second.messages({ sessionId: 's1' }))[0]?.content).toBe(TEXT);
     } finally {
       await second.close();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StrataError } from '@strata/core';
-import type { Fact, NewMessage, SessionStore, Summary } from '@strata/core';
+import type { Fact, LexicalIndex, NewMessage, SessionStore, Summary } from '@strata/core';
 import { createSqliteSessionStore } from '../src/sqlite-session-store.js';
 
 const T0 = Date.UTC(2024, 0, 1);
@@ -36,7 +36,7 @@ async function seed(store: SessionStore, sessionId = 's1'): Promise<void> {
 describe('SqliteSessionStore on a file', () => {
   let directory: string;
   let path: string;
-  let store: SessionStore;
+  let store: SessionStore & LexicalIndex;
   /** A second, raw connection to the same file, to look at tables the port does not show. */
   let raw: Database.Database;
   const count = (sql: string): unknown => raw.prepare(sql).pluck().get();
@@ -70,7 +70,7 @@ describe('SqliteSessionStore on a file', () => {
     expect(await store.summaries({ sessionId: 's1' })).toEqual(before.summaries);
     expect(await store.facts({ namespace: 'ns' })).toEqual(before.facts);
     expect(await store.jobs({ sessionId: 's1' })).toEqual(before.jobs);
-    const hits = await store.searchLexical({ namespace: 'ns', text: 'lisbon', kinds: ['turn'], k: 5 });
+    const hits = await store.search({ namespace: 'ns', text: 'lisbon', kinds: ['turn'], k: 5 });
     expect(hits.map((hit) => hit.id)).toEqual(['s1-m2']);
   });
 
@@ -91,10 +91,10 @@ describe('SqliteSessionStore on a file', () => {
   it('deleting summaries and facts removes their provenance, and search no longer finds them', async () => {
     await seed(store);
     const kinds: ('turn' | 'summary' | 'fact')[] = ['turn', 'summary', 'fact'];
-    expect((await store.searchLexical({ namespace: 'ns', text: 'summary tea berlin', kinds, k: 10 })).map((hit) => hit.id).sort()).toEqual(['s1-fact', 's1-m1', 's1-sum']);
+    expect((await store.search({ namespace: 'ns', text: 'summary tea berlin', kinds, k: 10 })).map((hit) => hit.id).sort()).toEqual(['s1-fact', 's1-m1', 's1-sum']);
     await store.write({ ops: [{ type: 'delete', summaries: ['s1-sum'], facts: ['s1-fact'] }] });
     expect(count('SELECT count(*) FROM provenance')).toBe(0);
-    expect((await store.searchLexical({ namespace: 'ns', text: 'summary tea berlin', kinds, k: 10 })).map((hit) => hit.id)).toEqual(['s1-m1']);
+    expect((await store.search({ namespace: 'ns', text: 'summary tea berlin', kinds, k: 10 })).map((hit) => hit.id)).toEqual(['s1-m1']);
   });
 
   it('deleting a session removes its rows and the summaries\' provenance, and keeps facts', async () => {
@@ -109,7 +109,7 @@ describe('SqliteSessionStore on a file', () => {
       's1-fact',
       's2-fact',
     ]);
-    const hits = await store.searchLexical({ namespace: 'ns', text: 'berlin tea summary', kinds: ['turn', 'summary', 'fact'], k: 10 });
+    const hits = await store.search({ namespace: 'ns', text: 'berlin tea summary', kinds: ['turn', 'summary', 'fact'], k: 10 });
     expect(hits.map((hit) => hit.id).sort()).toEqual(['s1-fact', 's2-fact', 's2-m1', 's2-sum']);
   });
 
@@ -125,7 +125,7 @@ describe('SqliteSessionStore on a file', () => {
     await expect(failing).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(count('SELECT count(*) FROM messages')).toBe(3);
     expect(count('SELECT count(*) FROM facts')).toBe(1);
-    expect(await store.searchLexical({ namespace: 'ns', text: 'madrid', kinds: ['turn', 'fact'], k: 5 })).toEqual([]);
+    expect(await store.search({ namespace: 'ns', text: 'madrid', kinds: ['turn', 'fact'], k: 5 })).toEqual([]);
   });
 
   it('sees what another connection to the same file appended (seqs come from the file, not from memory)', async () => {
@@ -146,7 +146,7 @@ describe('SqliteSessionStore on a file', () => {
 });
 
 describe('SqliteSessionStore errors and edge cases', () => {
-  let store: SessionStore;
+  let store: SessionStore & LexicalIndex;
 
   beforeEach(async () => {
     store = await createSqliteSessionStore({ path: ':memory:' });
@@ -174,7 +174,7 @@ describe('SqliteSessionStore errors and edge cases', () => {
   it('query text that looks like FTS5 syntax is searched as plain words', async () => {
     await seed(store);
     for (const text of ['berlin AND NOT "', 'NEAR(berlin lisbon)', 'terms:berlin*', '^berlin OR (']) {
-      const hits = await store.searchLexical({ namespace: 'ns', text, kinds: ['turn'], k: 5 });
+      const hits = await store.search({ namespace: 'ns', text, kinds: ['turn'], k: 5 });
       expect(hits.map((hit) => hit.id)).toContain('s1-m1');
     }
   });
@@ -182,7 +182,7 @@ describe('SqliteSessionStore errors and edge cases', () => {
   it('lexical scores are positive, higher for the better match', async () => {
     await seed(store);
     await store.write({ ops: [{ type: 'appendMessages', sessionId: 's1', messages: [turn('both', 'berlin lisbon')] }] });
-    const hits = await store.searchLexical({ namespace: 'ns', text: 'berlin lisbon', kinds: ['turn'], k: 5 });
+    const hits = await store.search({ namespace: 'ns', text: 'berlin lisbon', kinds: ['turn'], k: 5 });
     expect(hits[0]?.id).toBe('both');
     for (const hit of hits) expect(hit.score).toBeGreaterThan(0);
   });

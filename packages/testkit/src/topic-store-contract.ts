@@ -1,13 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StrataError } from '@strata/core';
-import type { SessionStore, Topic, TopicStore, TurnLink } from '@strata/core';
+import type { LexicalIndex, SessionStore, Topic, TopicStore, TurnLink } from '@strata/core';
 import { message, session, T0 } from './session-store-contract/fixtures.js';
 
-export interface TopicStoreContractOptions {
+export interface TopicStoreContractOptions<S extends SessionStore & TopicStore = SessionStore & TopicStore> {
   /** A fresh, empty store for each test: the session store and its topic side in one object. */
-  create: () => Promise<SessionStore & TopicStore>;
+  create: () => Promise<S>;
   /** Releases what `create` made. `close()` is called first. */
-  destroy?: (store: SessionStore & TopicStore) => Promise<void>;
+  destroy?: (store: S) => Promise<void>;
+  /**
+   * The {@link LexicalIndex} over the store's records, which checks that cold text is still found.
+   * Required when the store does not implement `LexicalIndex` itself.
+   * @defaultValue the store
+   */
+  lexicalOf?: (store: S) => LexicalIndex;
 }
 
 const LONG = 'We compared the lasagna recipes again: spinach, ricotta, tomato sauce and the oven at 180 degrees. '.repeat(6);
@@ -27,7 +33,11 @@ function link(messageId: string, sessionId: string, seq: number, topicId: string
  * @example
  * describeTopicStoreContract('SqliteSessionStore', { create: () => createSqliteSessionStore({ path: ':memory:' }) });
  */
+export function describeTopicStoreContract<S extends SessionStore & TopicStore & LexicalIndex>(name: string, options: TopicStoreContractOptions<S>): void;
+export function describeTopicStoreContract<S extends SessionStore & TopicStore>(name: string, options: TopicStoreContractOptions<S> & { lexicalOf: (store: S) => LexicalIndex }): void;
 export function describeTopicStoreContract(name: string, options: TopicStoreContractOptions): void {
+  // The overloads require `lexicalOf` for a store that is no LexicalIndex itself.
+  const lexicalOf = options.lexicalOf ?? ((target: SessionStore & TopicStore) => target as SessionStore & TopicStore & LexicalIndex);
   describe(`TopicStore contract: ${name}`, () => {
     let store: SessionStore & TopicStore;
 
@@ -82,7 +92,7 @@ export function describeTopicStoreContract(name: string, options: TopicStoreCont
       const [cold] = await store.topicStorage({ sessionId: 's1' });
       expect(cold).toMatchObject({ topicId: 't1', activeMessages: 0, compressedMessages: 2, textBytes: Buffer.byteLength(LONG) + 23 });
       expect(cold?.storedBytes).toBeLessThan((cold?.textBytes ?? 0) / 3);
-      expect((await store.searchLexical({ namespace: 'ns-a', text: 'ricotta oven', kinds: ['turn'], k: 5 })).map((h) => h.id)).toEqual(['m1']);
+      expect((await lexicalOf(store).search({ namespace: 'ns-a', text: 'ricotta oven', kinds: ['turn'], k: 5 })).map((h) => h.id)).toEqual(['m1']);
       await store.writeTopics([{ type: 'restore', messageIds: ['m1', 'm3'] }]);
       expect(await store.topicStorage({ sessionId: 's1' })).toEqual([{ topicId: 't1', activeMessages: 1, compressedMessages: 1, textBytes: cold?.textBytes, storedBytes: expect.any(Number) }]);
       expect(await store.messages({ sessionId: 's1' })).toEqual(before);
@@ -107,7 +117,7 @@ export function describeTopicStoreContract(name: string, options: TopicStoreCont
       await store.write({ ops: [{ type: 'delete', messages: ['m1'] }] });
       expect((await store.links({ sessionId: 's1' })).map((l) => l.messageId)).toEqual(['m2']);
       expect(await store.topicStorage({ sessionId: 's1' })).toMatchObject([{ topicId: 't1', activeMessages: 1, compressedMessages: 0 }]);
-      expect(await store.searchLexical({ namespace: 'ns-a', text: 'ricotta', kinds: ['turn'], k: 5 })).toEqual([]);
+      expect(await lexicalOf(store).search({ namespace: 'ns-a', text: 'ricotta', kinds: ['turn'], k: 5 })).toEqual([]);
       await store.write({ ops: [{ type: 'delete', sessions: ['s1'] }] });
       expect(await store.topics({ sessionId: 's1' })).toEqual([]);
       expect(await store.links({ sessionId: 's1' })).toEqual([]);

@@ -80,13 +80,13 @@ export function selectFacts(tables: InMemoryTables, filter: FactFilter): Fact[] 
   const ids = filter.ids === undefined ? undefined : new Set(filter.ids);
   const sources = filter.sourceMessageIds === undefined ? undefined : new Set(filter.sourceMessageIds);
   const kinds = filter.predicateKinds === undefined ? undefined : new Set(filter.predicateKinds);
-  let rows: Fact[];
-  if (filter.ids !== undefined) rows = lookup(tables.facts, filter.ids);
-  else if (namespace !== undefined && subject !== undefined && predicate !== undefined) rows = tables.slotFacts(namespace, subject, predicate);
-  else if (namespace !== undefined && filter.predicateKinds !== undefined && filter.includeSuperseded !== true) rows = tables.currentKindFacts(namespace, filter.predicateKinds);
-  else if (namespace !== undefined) rows = tables.namespaceFacts(namespace);
-  else rows = [...tables.facts.values()];
-  return rows
+  let candidates: Fact[];
+  if (filter.ids !== undefined) candidates = lookup(tables.facts, filter.ids);
+  else if (namespace !== undefined && subject !== undefined && predicate !== undefined) candidates = tables.slotFacts(namespace, subject, predicate);
+  else if (namespace !== undefined && filter.predicateKinds !== undefined && filter.includeSuperseded !== true) candidates = tables.currentKindFacts(namespace, filter.predicateKinds);
+  else if (namespace !== undefined) candidates = tables.namespaceFacts(namespace);
+  else candidates = [...tables.facts.values()];
+  const rows = candidates
     .filter((fact) => ids === undefined || ids.has(fact.id))
     .filter((fact) => namespace === undefined || fact.namespace === namespace)
     .filter((fact) => subject === undefined || fact.subject === subject)
@@ -95,6 +95,7 @@ export function selectFacts(tables: InMemoryTables, filter: FactFilter): Fact[] 
     .filter((fact) => sources === undefined || fact.sourceMessageIds.some((id) => sources.has(id)))
     .filter((fact) => filter.includeSuperseded === true || isCurrentFact(fact))
     .sort((a, b) => a.validFrom - b.validFrom || compareIds(a.id, b.id));
+  return filter.last === undefined ? rows : takeLast(rows, filter.last);
 }
 
 export function selectJobs(tables: InMemoryTables, filter: JobFilter): JobRecord[] {

@@ -2,11 +2,10 @@ import type { Fact, JobRecord, Summary } from '../domain/derived.js';
 import type { StoredMessage } from '../domain/message.js';
 import type { Session } from '../domain/session.js';
 import { StrataError } from '../errors/strata-error.js';
+import type { LexicalHit, LexicalIndex, LexicalQuery } from '../ports/lexical-index.js';
 import type {
   FactFilter,
   JobFilter,
-  LexicalHit,
-  LexicalQuery,
   MessageFilter,
   SessionFilter,
   SessionStore,
@@ -26,10 +25,11 @@ import { InMemoryTables } from './in-memory-tables.js';
  * The reference {@link SessionStore}: everything in process memory, lost on exit. Used in
  * tests, demos and as the executable definition of the port's rules. Writes are atomic
  * (an undo log reverts a failing batch); reads and writes copy records, so callers never
- * share objects with the store. Lexical search is BM25 with one index per namespace. As a
- * {@link TopicStore} it keeps cold turns deflated in memory and inflates them on read.
+ * share objects with the store. As its own {@link LexicalIndex} it searches with BM25, one
+ * index per namespace, updated inside each write. As a {@link TopicStore} it keeps cold turns
+ * deflated in memory and inflates them on read.
  */
-export class InMemorySessionStore implements SessionStore, TopicStore {
+export class InMemorySessionStore implements SessionStore, LexicalIndex, TopicStore {
   private tables = new InMemoryTables();
   private closed = false;
 
@@ -66,8 +66,8 @@ export class InMemorySessionStore implements SessionStore, TopicStore {
     return structuredClone(selectJobs(this.open('jobs'), filter));
   }
 
-  async searchLexical(query: LexicalQuery): Promise<LexicalHit[]> {
-    return this.open('searchLexical').lexical.search(query);
+  async search(query: LexicalQuery): Promise<LexicalHit[]> {
+    return this.open('search').lexical.search(query);
   }
 
   async writeTopics(ops: TopicOp[]): Promise<void> {
@@ -118,10 +118,10 @@ export class InMemorySessionStore implements SessionStore, TopicStore {
  *     { type: 'appendMessages', sessionId: 's1', messages: [{ id: 'm1', role: 'user', content: 'I moved to Berlin', createdAt: now, metadata: {} }] },
  *   ],
  * });
- * const hits = await store.searchLexical({ namespace: 'user:42', text: 'moving', kinds: ['turn'], k: 5 });
+ * const hits = await store.search({ namespace: 'user:42', text: 'moving', kinds: ['turn'], k: 5 });
  * // hits: [{ kind: 'turn', id: 'm1', score: 0.28... }]
  * ```
  */
-export async function createInMemorySessionStore(): Promise<SessionStore & TopicStore> {
+export async function createInMemorySessionStore(): Promise<SessionStore & LexicalIndex & TopicStore> {
   return new InMemorySessionStore();
 }

@@ -1,6 +1,7 @@
 import type { EmbeddingsInterface } from '@langchain/core/embeddings';
 import type { JobQueue } from '../ports/job-queue.js';
 import type { KnowledgeBase } from '../ports/knowledge-base.js';
+import type { LexicalIndex } from '../ports/lexical-index.js';
 import type { Clock, FactExtractor, Summarizer, TokenCounter } from '../ports/models.js';
 import type { SessionStore } from '../ports/session-store.js';
 import type { ThreadSelector } from '../ports/thread-selector.js';
@@ -12,8 +13,14 @@ import type { PolicyInput } from './policy.js';
  * extractor, hashing embeddings, tiktoken counting).
  */
 export interface MemoryOptions {
-  /** Must also implement `TopicStore` (both bundled stores do). */
+  /** Must also implement `TopicStore`, and `LexicalIndex` unless `lexical` is given (both bundled stores do). */
   store?: SessionStore;
+  /**
+   * Lexical (BM25) search over the store's turns, summaries and facts. It must see what the
+   * store holds; a store that keeps its own index in step with its writes is one already.
+   * @defaultValue `store`, which must then implement `LexicalIndex`
+   */
+  lexical?: LexicalIndex;
   knowledge?: KnowledgeBase;
   queue?: JobQueue;
   summarizer?: Summarizer;

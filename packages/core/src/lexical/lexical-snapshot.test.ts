@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InMemoryLexicalIndex } from '../adapters/in-memory-lexical-index.js';
-import type { LexicalQuery } from '../ports/session-store.js';
+import type { LexicalQuery } from '../ports/lexical-index.js';
 import { decodeLexicalDump, encodeLexicalDump } from './lexical-snapshot.js';
 
 const WORDS = ['garden', 'tomato', 'berlin', 'moving', 'painting', 'lake', 'sunset', 'guitar', 'résumé', 'café', '東京', 'trip', 'plans', 'dog', 'cat'];

@@ -3,7 +3,7 @@ import type { Bm25Dump } from './bm25-index.js';
 import { analyzeText } from './analyze.js';
 import { factLexicalText } from './fact-lexical-text.js';
 import { turnLexicalText } from './turn-lexical-text.js';
-import type { LexicalKind } from '../ports/session-store.js';
+import type { LexicalKind } from '../ports/lexical-index.js';
 
 /** What one lexical document is: its kind, id, and session (null for facts). */
 export interface LexicalEntry {

@@ -51,6 +51,8 @@ export interface FactFilter {
   sourceMessageIds?: string[];
   /** Default false: only current facts (no `validTo`). */
   includeSuperseded?: boolean;
+  /** Keep only the newest N of the matching facts by `validFrom` then id (still returned oldest first). */
+  last?: number;
 }
 
 export interface JobFilter {
@@ -58,23 +60,6 @@ export interface JobFilter {
   type?: JobType;
   /** Keep only the N records with the highest `toSeq`. */
   last?: number;
-}
-
-export type LexicalKind = 'turn' | 'summary' | 'fact';
-
-export interface LexicalQuery {
-  namespace: string;
-  text: string;
-  kinds: LexicalKind[];
-  k: number;
-  sessionId?: string;
-}
-
-export interface LexicalHit {
-  kind: LexicalKind;
-  id: string;
-  /** BM25 score, higher is better; comparable only within one result list. */
-  score: number;
 }
 
 /**
@@ -116,9 +101,9 @@ export interface WriteReceipt {
 }
 
 /**
- * The source of truth: sessions, verbatim messages, summaries, facts, the job ledger and a
- * lexical (BM25) index over turns, summaries and facts. Reads return copies; callers may
- * not mutate stored records through them.
+ * The source of truth: sessions, verbatim messages, summaries, facts and the job ledger.
+ * Reads return copies; callers may not mutate stored records through them. Lexical search
+ * over these records is the {@link LexicalIndex} port, which the bundled stores implement too.
  */
 export interface SessionStore {
   /**
@@ -143,11 +128,6 @@ export interface SessionStore {
   facts(filter: FactFilter): Promise<Fact[]>;
   /** Job ledger records of one session, ordered by `toSeq` ascending. */
   jobs(filter: JobFilter): Promise<JobRecord[]>;
-  /**
-   * BM25 search within one namespace, best first, at most `k` hits. Superseded facts are
-   * not returned. Text is analyzed with core's `analyzeText` rules (stop words, stemming).
-   */
-  searchLexical(query: LexicalQuery): Promise<LexicalHit[]>;
   /** Releases resources. Further calls throw CLOSED. Idempotent. */
   close(): Promise<void>;
 }

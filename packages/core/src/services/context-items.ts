@@ -28,7 +28,7 @@ export function workingItems(deps: MemoryDeps, view: SessionView): ContextItem[]
 }
 
 /** Profile facts offered per context, newest first; the share decides how many fit. */
-const PROFILE_CANDIDATES = 30;
+export const PROFILE_CANDIDATES = 30;
 
 /**
  * The current profile facts of the namespace (where they live, their job, ...) not already

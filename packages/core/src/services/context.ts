@@ -13,7 +13,7 @@ import { loadSessionView, type SessionView } from './session-view.js';
 import { toLangChainMessage } from './to-langchain.js';
 import { turnTokens } from './turn-tokens.js';
 import { dedupeRecall, isNotSynopsis, pickFacts, withNeighbours } from './context-selection.js';
-import { lineItem, profileItems, recallLine, recentItem, redundantEntry, sinceOf, workingItems, type Rendered } from './context-items.js';
+import { PROFILE_CANDIDATES, lineItem, profileItems, recallLine, recentItem, redundantEntry, sinceOf, workingItems, type Rendered } from './context-items.js';
 
 /** Best recalled candidates compared with the newest recent turns to decide the budget split. */
 const ADAPT_RECALLED = 3;
@@ -63,7 +63,8 @@ export async function buildContext(deps: MemoryDeps, session: Session, query: st
     retrieve(deps, { namespace: session.namespace, query: effectiveQuery, k: context.factCandidates, kinds: ['fact'], day }),
     retrieve(deps, { namespace: session.namespace, query: effectiveQuery, k: context.recallCandidates, kinds: ['turn', 'summary'], exclude: shown, day }),
     deps.queue.pending(session.id),
-    deps.store.facts({ namespace: session.namespace, predicateKinds: [...PROFILE_PREDICATE_KINDS] }),
+    // the newest current profile facts: enough for every profile line after the query's own facts are left out
+    deps.store.facts({ namespace: session.namespace, predicateKinds: [...PROFILE_PREDICATE_KINDS], last: PROFILE_CANDIDATES + context.factCandidates }),
   ]);
   const count = (text: string) => deps.tokens.count(text);
   const recall = dedupeRecall(await withNeighbours(deps, recalled.filter(isNotSynopsis), shown));

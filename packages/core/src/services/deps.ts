@@ -2,6 +2,7 @@ import type { EmbeddingsInterface } from '@langchain/core/embeddings';
 import type { Policy } from '../config/policy.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import type { KnowledgeBase } from '../ports/knowledge-base.js';
+import type { LexicalIndex } from '../ports/lexical-index.js';
 import type { Clock, FactExtractor, Summarizer, TokenCounter } from '../ports/models.js';
 import type { SessionStore } from '../ports/session-store.js';
 import type { ThreadSelector } from '../ports/thread-selector.js';
@@ -10,6 +11,8 @@ import type { TopicStore } from '../ports/topic-store.js';
 /** The resolved ports and policy a memory runs on. */
 export interface MemoryDeps {
   store: SessionStore;
+  /** BM25 search over `store`'s turns, summaries and facts (the store itself unless one was given). */
+  lexical: LexicalIndex;
   /** The same backend as `store`: topics, the conversation tree, cold storage. */
   topics: TopicStore;
   threads: ThreadSelector;

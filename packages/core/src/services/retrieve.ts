@@ -6,7 +6,7 @@ import { spreadTurnScores } from '../engine/spread-turn-scores.js';
 import { analyzeText } from '../lexical/analyze.js';
 import { properNouns } from '../engine/proper-nouns.js';
 import { isAboutDay, queryDayOf, type QueryDay } from '../engine/query-day.js';
-import type { LexicalHit, LexicalKind } from '../ports/session-store.js';
+import type { LexicalHit, LexicalKind } from '../ports/lexical-index.js';
 import type { MemoryDeps } from './deps.js';
 
 export interface RetrieveRequest {
@@ -50,7 +50,7 @@ export async function retrieve(deps: MemoryDeps, request: RetrieveRequest): Prom
   const text = day === null ? query : `${query} ${day.key}`;
   const vectorWeight = deps.policy.context.vectorWeight ?? 0;
   const [direct, vector, objects, viaFacts] = await Promise.all([
-    deps.store.searchLexical({ namespace, text, kinds, k: depth }),
+    deps.lexical.search({ namespace, text, kinds, k: depth }),
     vectorWeight > 0 ? vectorCandidates(deps, namespace, text, kinds, depth) : Promise.resolve([]),
     factExpansion(deps, request),
     turnsViaFacts(deps, request, text, depth),
@@ -58,7 +58,7 @@ export async function retrieve(deps: MemoryDeps, request: RetrieveRequest): Prom
   const lexical = mergeHits(direct, viaFacts);
   // each expansion is a ranking of its own: a name and a fact object do not dilute each other
   const expansions = [objects.join(' '), (await nameExpansion(deps, request, lexical)).join(' ')].filter((t) => t.length > 0);
-  const expanded = await Promise.all(expansions.map((t) => deps.store.searchLexical({ namespace, text: t, kinds, k: depth })));
+  const expanded = await Promise.all(expansions.map((t) => deps.lexical.search({ namespace, text: t, kinds, k: depth })));
   const hydrated = await hydrate(deps, namespace, [...new Set([...lexical.map((h) => h.id), ...vector, ...expanded.flat().map((h) => h.id)])]);
   const lexicalRanking = await withTurnContext(deps, lexical, hydrated, query);
   const exclude = request.exclude ?? new Set<string>();
@@ -84,7 +84,7 @@ export async function retrieve(deps: MemoryDeps, request: RetrieveRequest): Prom
 async function turnsViaFacts(deps: MemoryDeps, request: RetrieveRequest, text: string, depth: number): Promise<LexicalHit[]> {
   const { factShare } = deps.policy.context;
   if (factShare <= 0 || !request.kinds.includes('turn')) return [];
-  const hits = await deps.store.searchLexical({ namespace: request.namespace, text, kinds: ['fact'], k: Math.min(depth, FACT_CHANNEL_HITS) });
+  const hits = await deps.lexical.search({ namespace: request.namespace, text, kinds: ['fact'], k: Math.min(depth, FACT_CHANNEL_HITS) });
   if (hits.length === 0) return [];
   const scoreOf = new Map(hits.map((h) => [h.id, h.score]));
   const facts = await deps.store.facts({ ids: hits.map((h) => h.id) });
@@ -195,7 +195,7 @@ const EXPANSION_FACTS = 3;
  */
 async function factExpansion(deps: MemoryDeps, request: RetrieveRequest): Promise<string[]> {
   if (!deps.policy.context.expandWithFacts || !request.kinds.some((kind) => kind !== 'fact')) return [];
-  const hits = await deps.store.searchLexical({ namespace: request.namespace, text: request.query, kinds: ['fact'], k: EXPANSION_FACTS });
+  const hits = await deps.lexical.search({ namespace: request.namespace, text: request.query, kinds: ['fact'], k: EXPANSION_FACTS });
   if (hits.length === 0) return [];
   const asked = new Set(analyzeText(request.query));
   const facts = await deps.store.facts({ ids: hits.map((h) => h.id) });

@@ -70,7 +70,7 @@ export async function relatedFacts(deps: MemoryDeps, namespace: string, turns: T
   // a few hundred characters find the slots that matter; thousands make a costly FTS query
   const text = turns.filter((t) => t.role === 'user').map((t) => t.content).join(' ').slice(0, 400);
   if (!text.trim()) return [];
-  const hits = await deps.store.searchLexical({ namespace, text, kinds: ['fact'], k: 20 });
+  const hits = await deps.lexical.search({ namespace, text, kinds: ['fact'], k: 20 });
   if (!hits.length) return [];
   const facts = await deps.store.facts({ namespace, ids: hits.map((h) => h.id) });
   return facts.map((f) => ({ id: f.id, subject: f.subject, predicate: f.predicate, object: f.object, text: f.text }));

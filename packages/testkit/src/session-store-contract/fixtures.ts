@@ -2,6 +2,7 @@ import { StrataError } from '@strata/core';
 import type {
   Fact,
   JobRecord,
+  LexicalIndex,
   NewMessage,
   Session,
   SessionStore,
@@ -15,6 +16,9 @@ export type Define = (title: string, body: () => Promise<void>) => void;
 
 /** The store of the running test; a fresh, empty one for each test. */
 export type CurrentStore = () => SessionStore;
+
+/** The lexical index over the running test's store (for the bundled stores, the store itself). */
+export type CurrentLexical = () => LexicalIndex;
 
 /** A fixed epoch so that every timestamp in the suite is deterministic. */
 export const T0 = Date.UTC(2024, 0, 1);

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { LexicalHit, LexicalKind, LexicalQuery } from '@strata/core';
-import type { CurrentStore, Define } from './fixtures.js';
+import type { CurrentLexical, CurrentStore, Define } from './fixtures.js';
 import { T0, fact, message, seedSession, session, summary } from './fixtures.js';
 
 const ALL_KINDS: LexicalKind[] = ['turn', 'summary', 'fact'];
@@ -12,9 +12,9 @@ const kindIds = (hits: LexicalHit[]): string[] => hits.map((hit) => `${hit.kind}
  * to come in a given order, so that stores with slightly different BM25 variants (FTS5
  * clamps negative idf) pass alike.
  */
-export function describeLexicalSearch(test: Define, store: CurrentStore): void {
+export function describeLexicalSearch(test: Define, store: CurrentStore, lexical: CurrentLexical): void {
   const search = (query: Partial<LexicalQuery> & { text: string }): Promise<LexicalHit[]> =>
-    store().searchLexical({ namespace: 'ns-a', kinds: ALL_KINDS, k: 10, ...query });
+    lexical().search({ namespace: 'ns-a', kinds: ALL_KINDS, k: 10, ...query });
 
   /** A turn, a summary and a fact with the same text in each of the given sessions. */
   const seedEveryKind = async (sessionId: string, text: string, namespace = 'ns-a'): Promise<void> => {
@@ -27,7 +27,7 @@ export function describeLexicalSearch(test: Define, store: CurrentStore): void {
     });
   };
 
-  test('searchLexical ranks items sharing query terms first and skips items sharing none', async () => {
+  test('lexical search ranks items sharing query terms first and skips items sharing none', async () => {
     await seedSession(store(), 's1', [
       'We adopted a golden retriever puppy',
       'The weather in Lisbon is sunny today',
@@ -57,7 +57,7 @@ export function describeLexicalSearch(test: Define, store: CurrentStore): void {
     });
   };
 
-  test('searchLexical finds a turn by its speaker, the month it was said and the month a date in it points at', async () => {
+  test('lexical search finds a turn by its speaker, the month it was said and the month a date in it points at', async () => {
     await seedNamedTurns();
     expect((await search({ text: 'Ana', kinds: ['turn'] })).map((h) => h.id)).toEqual(['s1-m1']);
     expect((await search({ text: 'april 2023', kinds: ['turn'] })).map((h) => h.id).sort()).toEqual(['s1-m1', 's1-m2', 's1-m3']);
@@ -65,20 +65,20 @@ export function describeLexicalSearch(test: Define, store: CurrentStore): void {
     expect((await search({ text: 'March', kinds: ['turn'] })).map((h) => h.id)).toEqual(['s1-m2']);
   });
 
-  test('searchLexical indexes speaker and dates of turns written after the first search too', async () => {
+  test('lexical search indexes speaker and dates of turns written after the first search too', async () => {
     expect(await search({ text: 'Ana' })).toEqual([]);
     await seedNamedTurns();
     expect((await search({ text: 'Bo March', kinds: ['turn'] })).map((h) => h.id)).toEqual(['s1-m2']);
   });
 
-  test('searchLexical weighs a rare term above a common one', async () => {
+  test('lexical search weighs a rare term above a common one', async () => {
     await seedSession(store(), 's1', ['coffee every morning', 'coffee after lunch', 'coffee with friends', 'saxophone lesson tonight']);
     const hits = await search({ text: 'coffee saxophone' });
     expect(hits[0]?.id).toBe('s1-m4');
     expect(hits.map((hit) => hit.id).sort()).toEqual(['s1-m1', 's1-m2', 's1-m3', 's1-m4']);
   });
 
-  test('searchLexical never returns another namespace', async () => {
+  test('lexical search never returns another namespace', async () => {
     await seedEveryKind('sa', 'Berlin apartment with a balcony', 'ns-a');
     await seedEveryKind('sb', 'Berlin apartment with a balcony', 'ns-b');
     expect(kindIds(await search({ text: 'berlin balcony' })).sort()).toEqual(['fact:sa-fact', 'summary:sa-sum', 'turn:sa-m1']);
@@ -87,13 +87,13 @@ export function describeLexicalSearch(test: Define, store: CurrentStore): void {
     expect(await search({ namespace: 'ns-c', text: 'berlin balcony' })).toEqual([]);
   });
 
-  test('searchLexical returns only the requested kinds', async () => {
+  test('lexical search returns only the requested kinds', async () => {
     await seedEveryKind('s1', 'Berlin apartment with a balcony');
     expect(kindIds(await search({ text: 'berlin', kinds: ['summary'] }))).toEqual(['summary:s1-sum']);
     expect(kindIds(await search({ text: 'berlin', kinds: ['fact', 'turn'] })).sort()).toEqual(['fact:s1-fact', 'turn:s1-m1']);
   });
 
-  test('searchLexical with sessionId returns only that session\'s turns and summaries', async () => {
+  test('lexical search with sessionId returns only that session\'s turns and summaries', async () => {
     await seedEveryKind('s1', 'Berlin apartment with a balcony');
     await seedEveryKind('s2', 'Berlin apartment with a garden');
     const hits = await search({ text: 'berlin apartment', sessionId: 's1' });
@@ -101,14 +101,14 @@ export function describeLexicalSearch(test: Define, store: CurrentStore): void {
     expect(await search({ text: 'berlin', sessionId: 'unknown' })).toEqual([]);
   });
 
-  test('searchLexical matches inflected forms (stemming) and ignores stop words', async () => {
+  test('lexical search matches inflected forms (stemming) and ignores stop words', async () => {
     await seedSession(store(), 's1', ['I moved to Berlin last year', 'I love pizza']);
     expect(kindIds(await search({ text: 'moving' }))).toEqual(['turn:s1-m1']);
     expect(kindIds(await search({ text: 'Moves?' }))).toEqual(['turn:s1-m1']);
     expect(await search({ text: 'the and of to' })).toEqual([]);
   });
 
-  test('searchLexical does not return superseded facts', async () => {
+  test('lexical search does not return superseded facts', async () => {
     const current = fact('f1', 'user', 'lives_in', 'Paris', { text: 'The user lives in Paris' });
     const former = fact('f0', 'user', 'lived_in', 'Paris', { text: 'The user lived in Paris', validTo: T0 + 1 });
     await store().write({ ops: [{ type: 'putFacts', facts: [current, former] }] });
@@ -117,7 +117,7 @@ export function describeLexicalSearch(test: Define, store: CurrentStore): void {
     expect(await search({ text: 'paris' })).toEqual([]);
   });
 
-  test('searchLexical does not return deleted items and follows replaced text', async () => {
+  test('lexical search does not return deleted items and follows replaced text', async () => {
     await seedEveryKind('s1', 'Berlin apartment with a balcony');
     await store().write({ ops: [{ type: 'delete', messages: ['s1-m1'], facts: ['s1-fact'] }] });
     expect(kindIds(await search({ text: 'berlin' }))).toEqual(['summary:s1-sum']);
@@ -126,7 +126,7 @@ export function describeLexicalSearch(test: Define, store: CurrentStore): void {
     expect(kindIds(await search({ text: 'lisbon' }))).toEqual(['summary:s1-sum']);
   });
 
-  test('searchLexical returns at most k hits, the best ones', async () => {
+  test('lexical search returns at most k hits, the best ones', async () => {
     await seedSession(store(), 's1', [
       'tea scone scone scone',
       'tea tea tea tea',

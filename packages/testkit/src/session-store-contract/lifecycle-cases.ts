@@ -1,13 +1,13 @@
 import { expect } from 'vitest';
 import type { SessionStore } from '@strata/core';
-import type { CurrentStore, Define } from './fixtures.js';
+import type { CurrentLexical, CurrentStore, Define } from './fixtures.js';
 import { T0, expectStrataError, fact, idsOf, job, message, seedSession, session, summary } from './fixtures.js';
 
 /** Deletes and cascades, copy semantics, and close. */
-export function describeLifecycle(test: Define, store: CurrentStore): void {
-  describeDeletes(test, store);
+export function describeLifecycle(test: Define, store: CurrentStore, lexical: CurrentLexical): void {
+  describeDeletes(test, store, lexical);
   describeCopies(test, store);
-  describeClose(test, store);
+  describeClose(test, store, lexical);
 }
 
 /** One session with two messages, a summary and a job, plus a fact built from it. */
@@ -22,7 +22,7 @@ async function seedDerived(target: SessionStore, sessionId: string): Promise<voi
   });
 }
 
-function describeDeletes(test: Define, store: CurrentStore): void {
+function describeDeletes(test: Define, store: CurrentStore, lexical: CurrentLexical): void {
   test('delete removes records by id and ignores unknown ids', async () => {
     await seedDerived(store(), 's1');
     await store().write({
@@ -45,7 +45,7 @@ function describeDeletes(test: Define, store: CurrentStore): void {
     expect(await store().jobs({ sessionId: 's1' })).toEqual([]);
     expect((await store().jobs({ sessionId: 's2' })).length).toBe(1);
     expect(idsOf(await store().facts({ namespace: 'ns-a' })).sort()).toEqual(['s1-fact', 's2-fact']);
-    const hits = await store().searchLexical({ namespace: 'ns-a', text: 'alpha', kinds: ['turn', 'summary', 'fact'], k: 10 });
+    const hits = await lexical().search({ namespace: 'ns-a', text: 'alpha', kinds: ['turn', 'summary', 'fact'], k: 10 });
     expect(hits.map((h) => h.id).sort()).toEqual(['s1-fact', 's2-fact', 's2-m1', 's2-sum']);
   });
 }
@@ -94,7 +94,7 @@ function describeCopies(test: Define, store: CurrentStore): void {
   });
 }
 
-function describeClose(test: Define, store: CurrentStore): void {
+function describeClose(test: Define, store: CurrentStore, lexical: CurrentLexical): void {
   test('after close every method throws CLOSED, and close is idempotent', async () => {
     await seedSession(store(), 's1', ['hello']);
     await store().close();
@@ -107,7 +107,7 @@ function describeClose(test: Define, store: CurrentStore): void {
       () => store().summaries({}),
       () => store().facts({}),
       () => store().jobs({ sessionId: 's1' }),
-      () => store().searchLexical({ namespace: 'ns-a', text: 'hello', kinds: ['turn'], k: 1 }),
+      () => lexical().search({ namespace: 'ns-a', text: 'hello', kinds: ['turn'], k: 1 }),
     ];
     for (const call of calls) await expectStrataError(call(), 'CLOSED');
   });

@@ -129,6 +129,17 @@ function describeFactReads(test: Define, store: CurrentStore): void {
     expect(await store().facts({ namespace: 'ns-a', predicateKinds: [] })).toEqual([]);
   });
 
+  test('facts last keeps the newest N matches (validFrom then id), oldest first, with their provenance', async () => {
+    await seed();
+    expect(idsOf(await store().facts({ namespace: 'ns-a', last: 2 }))).toEqual(['f-a', 'f-b']);
+    expect(idsOf(await store().facts({ namespace: 'ns-a', includeSuperseded: true, last: 3 }))).toEqual(['f-old', 'f-a', 'f-b']);
+    expect(idsOf(await store().facts({ namespace: 'ns-a', predicateKinds: ['likes', 'lives_in'], last: 1 }))).toEqual(['f-b']);
+    expect(await store().facts({ namespace: 'ns-a', last: 0 })).toEqual([]);
+    const [newest] = await store().facts({ namespace: 'ns-a', last: 1 });
+    const [same] = await store().facts({ ids: [newest?.id ?? ''] });
+    expect(newest).toEqual(same);
+  });
+
   test('putFacts replaces a fact with the same id (supersession)', async () => {
     await seed();
     const superseded = fact('f-a', 'user', 'likes', 'tea', { validFrom: T0 + 20, validTo: T0 + 30, supersededBy: 'f-z' });

@@ -1,12 +1,12 @@
 import { expect } from 'vitest';
-import type { Define, CurrentStore } from './fixtures.js';
+import type { CurrentLexical, CurrentStore, Define } from './fixtures.js';
 import { T0, expectStrataError, fact, idsOf, job, message, seedSession, session, storedMessage, summary } from './fixtures.js';
 
 /** Sessions, seq assignment, error codes, atomicity and the job ledger. */
-export function describeWrites(test: Define, store: CurrentStore): void {
+export function describeWrites(test: Define, store: CurrentStore, lexical: CurrentLexical): void {
   describeSessions(test, store);
   describeAppends(test, store);
-  describeAtomicity(test, store);
+  describeAtomicity(test, store, lexical);
   describeIntegrity(test, store);
 }
 
@@ -191,7 +191,7 @@ function describeIntegrity(test: Define, store: CurrentStore): void {
   });
 }
 
-function describeAtomicity(test: Define, store: CurrentStore): void {
+function describeAtomicity(test: Define, store: CurrentStore, lexical: CurrentLexical): void {
   test('a batch that fails on a later step writes nothing at all', async () => {
     await seedSession(store(), 's1', ['one']);
     const batch = store().write({
@@ -203,7 +203,7 @@ function describeAtomicity(test: Define, store: CurrentStore): void {
     await expectStrataError(batch, 'CONFLICT');
     expect(idsOf(await store().messages({ sessionId: 's1' }))).toEqual(['s1-m1']);
     expect((await store().sessions({ ids: ['s1'] }))[0]?.lastSeq).toBe(1);
-    expect(await store().searchLexical({ namespace: 'ns-a', text: 'applied first', kinds: ['turn'], k: 5 })).toEqual([]);
+    expect(await lexical().search({ namespace: 'ns-a', text: 'applied first', kinds: ['turn'], k: 5 })).toEqual([]);
   });
 
   test('a failing batch also rolls back sessions, derived records, jobs and deletes', async () => {

@@ -1,0 +1,32 @@
+export type LexicalKind = 'turn' | 'summary' | 'fact';
+
+export interface LexicalQuery {
+  namespace: string;
+  text: string;
+  kinds: LexicalKind[];
+  k: number;
+  sessionId?: string;
+}
+
+export interface LexicalHit {
+  kind: LexicalKind;
+  id: string;
+  /** BM25 score, higher is better; comparable only within one result list. */
+  score: number;
+}
+
+/**
+ * Lexical (BM25) search over the turns, summaries and facts of a session store.
+ *
+ * It has no `index` / `remove` methods yet, on purpose: every adapter so far owns the records
+ * it indexes and keeps its index in step inside the same write (one transaction, so the index
+ * cannot drift from the store). An index kept apart from the store would add indexing as a
+ * new port of its own when one exists.
+ */
+export interface LexicalIndex {
+  /**
+   * BM25 search within one namespace, best first, at most `k` hits. Superseded facts are
+   * not returned. Text is analyzed with core's `analyzeText` rules (stop words, stemming).
+   */
+  search(query: LexicalQuery): Promise<LexicalHit[]>;
+}
