@@ -27,6 +27,7 @@ import { toNewMessages } from './normalize-messages.js';
 import { attachIngested } from './topic-attach.js';
 import { touchTopicsOf } from './topic-decay.js';
 import { MacrotaskBatch } from './macrotask-batch.js';
+import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { forgetWithTopics } from './topic-forget.js';
 import { sessionMermaid, withThreadPaths } from './topic-views.js';
 import { topicsApi, type TopicsApi } from './topics-api.js';
@@ -102,13 +103,22 @@ export class Memory {
     });
   }
 
+  /**
+   * Applies a result in three slices of the event loop (store and KB, topic attachment,
+   * planning what follows), so that the app's own work gets a turn between them: with an
+   * in-memory store nothing here awaits real I/O. A read in between sees the facts before their
+   * turns' topic links, which attachment adds a moment later.
+   */
   private async applyAndReschedule(result: DeriveResult): Promise<void> {
     const applied = await this.applyLock.run(async () => {
       const written = await applyResult(this.deps, result);
-      if (written) await attachIngested(this.deps, result);
-      return written;
+      if (!written) return false;
+      await nextMacrotask();
+      await attachIngested(this.deps, result);
+      return true;
     });
     if (!applied) return;
+    await nextMacrotask();
     await this.recovery.applied(result);
     // Planning goes on from here: the next summaries and consolidations, and the next slice of a long backlog.
     if (!result.job.rederive) await scheduleSession(this.deps, result.job.sessionId);
