@@ -12,6 +12,7 @@ import { steppingClock } from './helpers.js';
 
 const POLICY = { immediate: { maxMessages: 6, minMessages: 2 }, working: { batchMessages: 3, maxSummaries: 3 } };
 const TAGGING = fileURLToPath(new URL('./fixtures/thread-tagging-models.ts', import.meta.url));
+const UNSENDABLE = fileURLToPath(new URL('./fixtures/unsendable-models.ts', import.meta.url));
 const CRASH_ONCE = fileURLToPath(new URL('./fixtures/crash-once-models.ts', import.meta.url));
 
 const HISTORY = Array.from({ length: 90 }, (_, i) => ({
@@ -83,6 +84,17 @@ describe('WorkerThreadJobQueue: derivation off the event loop', () => {
       delete process.env.STRATA_TEST_CRASH_MARKER;
       rmSync(dirname(marker), { recursive: true, force: true });
     }
+  });
+
+  it('a result that cannot cross the thread fails its job for good, with a hint, and the thread lives on', async () => {
+    const queue = createWorkerThreadJobQueue({ modelsModule: UNSENDABLE, attempts: 3, backoffMs: 1 });
+    const { pending, summaries } = await derivedWith(queue);
+    const failed = pending.filter((job) => job.state === 'failed');
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.every((job) => job.type === 'ingest' && job.attempts === 1)).toBe(true);
+    expect(failed[0]?.error).toContain('could not be sent from the thread');
+    // summaries carry no facts: they still derive on the same thread
+    expect(summaries.length).toBeGreaterThan(0);
   });
 
   it('close ends the thread: the process is not kept alive, later calls fail CLOSED', async () => {

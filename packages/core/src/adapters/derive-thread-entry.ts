@@ -30,12 +30,26 @@ function toThreadError(error: unknown): ThreadError {
 const port = parentPort;
 if (port === null) throw new Error('derive-thread-entry runs only as a worker thread');
 const models = loadModels(workerData as DeriveThreadData);
+
+/**
+ * Posts the reply. A result that cannot cross the thread (a model returned functions or class
+ * instances) fails its job for good, as a models configuration error, instead of killing the thread.
+ */
+function reply(message: DeriveReply): void {
+  try {
+    port?.postMessage(message);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const hint = 'Models used from a worker thread must return plain data (strings, numbers, arrays, plain objects).';
+    port?.postMessage({ id: message.id, error: { code: 'CONFIG_INVALID', message: `derive result could not be sent from the thread: ${reason}`, hint, retryable: false } });
+  }
+}
+
 port.on('message', (request: DeriveRequest) => {
   models
     .then((loaded) => deriveJob(request.job, loaded, request.attempt))
     .then(
-      (result): DeriveReply => ({ id: request.id, result }),
-      (error: unknown): DeriveReply => ({ id: request.id, error: toThreadError(error) }),
-    )
-    .then((reply) => port.postMessage(reply));
+      (result) => reply({ id: request.id, result }),
+      (error: unknown) => reply({ id: request.id, error: toThreadError(error) }),
+    );
 });
