@@ -43,11 +43,11 @@ async function importBundle(memory: Memory, bundle: ExportBundle): Promise<Impor
   const parts = splitBundle(bundle);
   const progress = startProgress('importing', bundle.sessions.reduce((n, s) => n + s.messages.length, 0), 'messages');
   const total: ImportReport = { sessions: 0, sessionIds: [], messages: 0, summaries: 0, facts: 0 };
-  const imported = total.sessionIds;
+  const imported = total.sessionIds; // what undoImport forgets if a later part fails
   try {
     for (const part of parts) {
       const report = await memory.import(part);
-      imported.push(...part.sessions.map((s) => s.session.id));
+      imported.push(...report.sessionIds);
       for (const key of ['sessions', 'messages', 'summaries', 'facts'] as const) total[key] += report[key];
       progress.increment(report.messages);
     }
