@@ -16,6 +16,7 @@ import type {
 import type { Topic, TopicStorage, TurnLink } from '../domain/topic.js';
 import type { LinkFilter, TopicFilter, TopicOp, TopicStore } from '../ports/topic-store.js';
 import { applyStoreOp } from './in-memory-apply-op.js';
+import { copyFact, copyJob, copyMessage, copySession, copySummary } from './in-memory-copies.js';
 import { applyTopicOp, copyTopic, selectLinks, selectTopicStorage, selectTopics } from './in-memory-topic-ops.js';
 import { assertIntegrity } from './in-memory-integrity.js';
 import { selectFacts, selectJobs, selectMessages, selectSessions, selectSummaries } from './in-memory-queries.js';
@@ -25,7 +26,8 @@ import { InMemoryTables } from './in-memory-tables.js';
  * The reference {@link SessionStore}: everything in process memory, lost on exit. Used in
  * tests, demos and as the executable definition of the port's rules. Writes are atomic
  * (an undo log reverts a failing batch); reads and writes copy records, so callers never
- * share objects with the store. As its own {@link LexicalIndex} it searches with BM25, one
+ * share objects with the store (reads copy by shape: `in-memory-copies.ts`). As its own
+ * {@link LexicalIndex} it searches with BM25, one
  * index per namespace, updated inside each write. As a {@link TopicStore} it keeps cold turns
  * deflated in memory and inflates them on read.
  */
@@ -42,28 +44,28 @@ export class InMemorySessionStore implements SessionStore, LexicalIndex, TopicSt
       assertIntegrity(tables, batch.ops);
       return written;
     });
-    return { applied: true, messages: structuredClone(stored) };
+    return { applied: true, messages: stored.map((m) => copyMessage(m)) };
   }
 
   async sessions(filter: SessionFilter): Promise<Session[]> {
-    return structuredClone(selectSessions(this.open('sessions'), filter));
+    return selectSessions(this.open('sessions'), filter).map(copySession);
   }
 
   async messages(filter: MessageFilter): Promise<StoredMessage[]> {
     const tables = this.open('messages');
-    return selectMessages(tables, filter).map((m) => structuredClone(tables.topic.cold.has(m.id) ? { ...m, content: tables.textOf(m) } : m));
+    return selectMessages(tables, filter).map((m) => copyMessage(m, tables.textOf(m)));
   }
 
   async summaries(filter: SummaryFilter): Promise<Summary[]> {
-    return structuredClone(selectSummaries(this.open('summaries'), filter));
+    return selectSummaries(this.open('summaries'), filter).map(copySummary);
   }
 
   async facts(filter: FactFilter): Promise<Fact[]> {
-    return structuredClone(selectFacts(this.open('facts'), filter));
+    return selectFacts(this.open('facts'), filter).map(copyFact);
   }
 
   async jobs(filter: JobFilter): Promise<JobRecord[]> {
-    return structuredClone(selectJobs(this.open('jobs'), filter));
+    return selectJobs(this.open('jobs'), filter).map(copyJob);
   }
 
   async search(query: LexicalQuery): Promise<LexicalHit[]> {

@@ -9,6 +9,7 @@ import { adaptShares } from '../engine/adapt-shares.js';
 import { assembleContext, type Assembly } from '../engine/assemble-context.js';
 import { MESSAGE_OVERHEAD_TOKENS, type MemoryDeps } from './deps.js';
 import { queryDayFor, retrieve } from './retrieve.js';
+import { searchOnce } from './search-once.js';
 import { loadSessionView, type SessionView } from './session-view.js';
 import { toLangChainMessage } from './to-langchain.js';
 import { turnTokens } from './turn-tokens.js';
@@ -59,9 +60,11 @@ export async function buildContext(deps: MemoryDeps, session: Session, query: st
   const shown = new Set<string>([...view.uncovered.map((m) => m.id), ...view.summaries.map((s) => s.id), ...(view.synopsis ? [view.synopsis.id] : [])]);
   const { context } = deps.policy;
   const day = queryDayFor(deps, effectiveQuery);
+  // the two retrievals search the facts for the same words three times: once is enough
+  const searching: MemoryDeps = { ...deps, lexical: searchOnce(deps.lexical) };
   const [facts, recalled, jobs, profile] = await Promise.all([
-    retrieve(deps, { namespace: session.namespace, query: effectiveQuery, k: context.factCandidates, kinds: ['fact'], day }),
-    retrieve(deps, { namespace: session.namespace, query: effectiveQuery, k: context.recallCandidates, kinds: ['turn', 'summary'], exclude: shown, day }),
+    retrieve(searching, { namespace: session.namespace, query: effectiveQuery, k: context.factCandidates, kinds: ['fact'], day }),
+    retrieve(searching, { namespace: session.namespace, query: effectiveQuery, k: context.recallCandidates, kinds: ['turn', 'summary'], exclude: shown, day }),
     deps.queue.pending(session.id),
     // the newest current profile facts: enough for every profile line after the query's own facts are left out
     deps.store.facts({ namespace: session.namespace, predicateKinds: [...PROFILE_PREDICATE_KINDS], last: PROFILE_CANDIDATES + context.factCandidates }),

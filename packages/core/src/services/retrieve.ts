@@ -56,10 +56,12 @@ export async function retrieve(deps: MemoryDeps, request: RetrieveRequest): Prom
     turnsViaFacts(deps, request, text, depth),
   ]);
   const lexical = mergeHits(direct, viaFacts);
+  const hydrated = await hydrate(deps, namespace, [...lexical, ...vector.map((id) => ({ id }))]);
   // each expansion is a ranking of its own: a name and a fact object do not dilute each other
-  const expansions = [objects.join(' '), (await nameExpansion(deps, request, lexical)).join(' ')].filter((t) => t.length > 0);
+  const expansions = [objects.join(' '), nameExpansion(deps, request, lexical, hydrated).join(' ')].filter((t) => t.length > 0);
   const expanded = await Promise.all(expansions.map((t) => deps.lexical.search({ namespace, text: t, kinds, k: depth })));
-  const hydrated = await hydrate(deps, namespace, [...new Set([...lexical.map((h) => h.id), ...vector, ...expanded.flat().map((h) => h.id)])]);
+  const unread = expanded.flat().filter((h) => !hydrated.has(h.id));
+  if (unread.length > 0) for (const [id, hit] of await hydrate(deps, namespace, unread)) hydrated.set(id, hit);
   const lexicalRanking = await withTurnContext(deps, lexical, hydrated, query);
   const exclude = request.exclude ?? new Set<string>();
   const keep = (id: string) => !exclude.has(id);
@@ -169,12 +171,16 @@ const SPEAKER_SAMPLE = 20;
  * for a search of turns: "Which city does my cousin live in?" finds "My cousin is called
  * Alice", and then "Alice moved to Hanoi". Empty when `expandWithNames` is off.
  */
-async function nameExpansion(deps: MemoryDeps, request: RetrieveRequest, lexical: readonly LexicalHit[]): Promise<string[]> {
+function nameExpansion(deps: MemoryDeps, request: RetrieveRequest, lexical: readonly LexicalHit[], hydrated: ReadonlyMap<string, Retrieved>): string[] {
   if (!deps.policy.context.expandWithNames || !request.kinds.includes('turn')) return [];
   const ids = lexical.filter((hit) => hit.kind === 'turn').slice(0, SPEAKER_SAMPLE).map((hit) => hit.id);
   if (ids.length === 0) return [];
   const asked = new Set(analyzeText(request.query));
-  const turns = (await deps.store.messages({ ids })).filter((m) => m.namespace === request.namespace);
+  // hydrated holds the namespace's turns among them (a turn that is gone is not there)
+  const turns = ids.flatMap((id) => {
+    const hit = hydrated.get(id);
+    return hit?.kind === 'turn' ? [hit.record] : [];
+  });
   // the people talking are named everywhere: searching for them again finds nothing new
   const speakers = new Set(turns.flatMap((m) => (m.name ? analyzeText(m.name) : [])));
   const best = new Set(ids.slice(0, EXPANSION_TURNS));
@@ -222,11 +228,21 @@ async function vectorCandidates(deps: MemoryDeps, namespace: string, query: stri
   return matches.filter((m) => m.score >= deps.policy.context.minSimilarity).map((m) => m.id);
 }
 
-async function hydrate(deps: MemoryDeps, namespace: string, ids: string[]): Promise<Map<string, Retrieved>> {
+/**
+ * The records of the ids in one namespace, by id. A lexical hit names its kind, so only that
+ * table is read for it; an id of unknown kind (a vector match) is looked up in all three.
+ */
+async function hydrate(deps: MemoryDeps, namespace: string, wanted: readonly { id: string; kind?: LexicalKind }[]): Promise<Map<string, Retrieved>> {
+  const ids: Record<LexicalKind, Set<string>> = { turn: new Set(), summary: new Set(), fact: new Set() };
+  for (const { id, kind } of wanted) {
+    if (kind !== undefined) ids[kind].add(id);
+    else for (const set of Object.values(ids)) set.add(id);
+  }
+  const read = <T>(set: Set<string>, load: (list: string[]) => Promise<T[]>): Promise<T[]> => (set.size === 0 ? Promise.resolve([]) : load([...set]));
   const [messages, summaries, facts] = await Promise.all([
-    deps.store.messages({ ids }),
-    deps.store.summaries({ ids }),
-    deps.store.facts({ ids }),
+    read(ids.turn, (list) => deps.store.messages({ ids: list })),
+    read(ids.summary, (list) => deps.store.summaries({ ids: list })),
+    read(ids.fact, (list) => deps.store.facts({ ids: list })),
   ]);
   const out = new Map<string, Retrieved>();
   for (const m of messages.filter((r) => r.namespace === namespace)) out.set(m.id, turnHit(m));
