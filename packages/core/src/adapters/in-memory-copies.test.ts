@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { copyData, copyMessage } from './in-memory-copies.js';
+import type { StoredMessage } from '../domain/message.js';
+
+describe('copyData', () => {
+  it('copies nested plain data so that no object is shared', () => {
+    const value = { a: [1, { b: 'x' }], c: { d: null, e: true } };
+    const copy = copyData(value);
+    expect(copy).toEqual(value);
+    expect(copy.a).not.toBe(value.a);
+    expect(copy.a[1]).not.toBe(value.a[1]);
+    expect(copy.c).not.toBe(value.c);
+  });
+
+  it('copies values that are not plain objects (Date, Map) as structuredClone does', () => {
+    const when = new Date(1_700_000_000_000);
+    const value = { when, tags: new Map([['k', 1]]) };
+    const copy = copyData(value);
+    expect(copy.when).toBeInstanceOf(Date);
+    expect(copy.when).not.toBe(when);
+    expect(copy.when.getTime()).toBe(when.getTime());
+    expect(copy.tags).toEqual(new Map([['k', 1]]));
+    expect(copy.tags).not.toBe(value.tags);
+  });
+
+  it('copies a cycle (through structuredClone) instead of recursing forever', () => {
+    const value: Record<string, unknown> = { name: 'loop' };
+    value.self = value;
+    const copy = copyData(value);
+    expect(copy).not.toBe(value);
+    expect(copy.self).toBe(copy);
+  });
+});
+
+describe('copyMessage', () => {
+  it('shares nothing mutable with the stored message and can replace the content', () => {
+    const stored: StoredMessage = {
+      id: 'm1', sessionId: 's1', namespace: 'ns', seq: 1, role: 'assistant', content: '', createdAt: 1,
+      metadata: { tags: ['a'] }, toolCalls: [{ id: 'c1', name: 'lookup', args: { q: { deep: 1 } } }], tokens: { counter: 't', count: 3 },
+    };
+    const copy = copyMessage(stored, 'restored text');
+    expect(copy).toEqual({ ...stored, content: 'restored text' });
+    (copy.metadata.tags as string[]).push('b');
+    (copy.toolCalls?.[0]?.args.q as { deep: number }).deep = 2;
+    if (copy.tokens) copy.tokens.count = 9;
+    expect(stored.metadata).toEqual({ tags: ['a'] });
+    expect(stored.toolCalls?.[0]?.args).toEqual({ q: { deep: 1 } });
+    expect(stored.tokens).toEqual({ counter: 't', count: 3 });
+  });
+});
