@@ -194,4 +194,35 @@ describe('Bm25Index against a naive scorer', () => {
     }
     expect(index.size).toBe(docs.size);
   });
+
+  it('prunes exactly on long postings: many queries and depths, a restored index, and documents added after searches', () => {
+    const index = new Bm25Index<number>({ analyze: identity });
+    const docs = new Map<string, string>();
+    const check = (target: Bm25Index<number>, queries: number): void => {
+      for (let q = 0; q < queries; q++) {
+        const query = Array.from({ length: 1 + Math.floor(random() * 5) }, word).join(' ');
+        const k = [1, 3, 10, 72, 500][q % 5] as number;
+        const accept = q % 4 === 0 ? (id: string): boolean => Number(id.slice(1)) % 3 !== 0 : (): boolean => true;
+        const got = target.search(query, k, (_meta, id) => accept(id));
+        const want = naive(docs, query, k, accept);
+        expect(got.map((h) => h.id)).toEqual(want.map((h) => h.id));
+        got.forEach((hit, i) => expect(hit.score).toBeCloseTo(want[i]?.score ?? NaN, 9));
+      }
+    };
+    for (let i = 0; i < 6_000; i++) {
+      const t = text();
+      docs.set(`e${i}`, t);
+      index.add(`e${i}`, t, i);
+      // searches between additions: block maxima are extended, not rebuilt
+      if (i % 1_500 === 1_499) check(index, 20);
+    }
+    const restored = Bm25Index.restore(index.dump(), { analyze: identity });
+    check(restored, 40);
+    for (let i = 6_000; i < 6_300; i++) {
+      const t = text();
+      docs.set(`e${i}`, t);
+      restored.add(`e${i}`, t, i);
+    }
+    check(restored, 40);
+  });
 });

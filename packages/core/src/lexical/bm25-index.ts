@@ -1,5 +1,5 @@
 import { analyzeText } from './analyze.js';
-import { PostingList } from './posting-list.js';
+import { BLOCK_SIZE, PostingList } from './posting-list.js';
 import { TopDocs } from './top-docs.js';
 
 /** Okapi BM25 term-frequency saturation. */
@@ -39,24 +39,29 @@ interface DocTerms {
   tfs: number[];
 }
 
-/** One query term's postings with its weight idf * (k1 + 1) and the most any document can get from it. */
+/** One query term's postings with its weight idf * (k1 + 1), the most any document can get from it, and the scan's position. */
 interface TermScan {
   list: PostingList;
   weight: number;
   bound: number;
+  pos: number;
 }
+
+/** Above every document number. */
+const NO_DOC = 2 ** 31 - 1;
 
 /**
  * An incremental Okapi BM25 index (k1 = 1.2, b = 0.75, idf = ln(1 + (N - df + 0.5) / (df + 0.5)))
  * over text analyzed with {@link analyzeText}. Each document carries a caller-defined `meta`
  * that `search` can filter on.
  *
- * A search visits only the postings of the query's terms, rarest (highest-scoring) first, and
- * stops admitting new documents once `k` accepted ones score more than all the remaining terms
- * together could give any other (max-score pruning): the common terms of a question then only
- * add to the documents already found, by binary search in their sorted postings. Results are
- * exactly those of scoring every document. Postings are typed arrays and scores accumulate in
- * a reused array indexed by document number, so a search allocates little.
+ * A search walks the postings of the query's terms together, document by document, and skips
+ * what cannot enter the best `k`: once `k` are found, the common terms whose bounds together
+ * stay below the worst of them are only probed for the documents the other terms bring
+ * (max-score), and runs of documents whose posting blocks cannot reach it are skipped whole
+ * (block-max). A common term then costs a few probes per candidate instead of a walk of its
+ * postings, so a search grows far slower than the corpus. Results are exactly those of
+ * scoring every document. Postings are typed arrays, so a search allocates little.
  */
 export class Bm25Index<M> {
   /** Text -> terms; the same for indexed text and queries. */
@@ -73,10 +78,6 @@ export class Bm25Index<M> {
   private forwardMissing = false;
   private live = 0;
   private lengths = new Float64Array(64);
-  private scores = new Float64Array(64);
-  /** Per document number, during one search: 0 not asked yet, 1 accepted, 2 rejected. */
-  private verdicts = new Uint8Array(64);
-  private touched = new Int32Array(64);
   private totalLength = 0;
   private readonly isLive = (num: number): boolean => this.ids[num] !== undefined;
 
@@ -148,32 +149,11 @@ export class Bm25Index<M> {
   search(text: string, k: number, accept: (meta: M, id: string) => boolean): Bm25Hit[] {
     const limit = Math.floor(k);
     if (!(limit > 0) || this.live === 0) return [];
-    const averageLength = this.totalLength / this.live;
     const base = K1 * (1 - B);
-    const perLength = (K1 * B) / averageLength;
-    const scans = this.scansOf(new Set(this.analyze(text)), base);
-    // rest[i]: the most terms i.. can add to any document's score
-    const rest = new Float64Array(scans.length + 1);
-    for (let i = scans.length - 1; i >= 0; i--) rest[i] = (rest[i + 1] as number) + (scans[i] as TermScan).bound;
-    let count = 0;
-    let closed = false;
-    for (let i = 0; i < scans.length; i++) {
-      const scan = scans[i] as TermScan;
-      closed ||= count >= limit && this.enoughAbove(rest[i] as number, limit, count, accept);
-      if (closed) this.addToTouched(scan, count, base, perLength);
-      else count = this.addAll(scan, count, base, perLength);
-    }
-    const top = new TopDocs(Math.min(limit, count), (num) => this.ids[num] as string);
-    for (let j = 0; j < count; j++) {
-      const num = this.touched[j] as number;
-      const score = this.scores[num] as number;
-      if (top.wouldKeep(num, score) && this.accepts(num, accept)) top.offer(num, score);
-    }
-    for (let j = 0; j < count; j++) {
-      const num = this.touched[j] as number;
-      this.scores[num] = 0;
-      this.verdicts[num] = 0;
-    }
+    const perLength = (K1 * B) / (this.totalLength / this.live);
+    const scans = this.scansOf(new Set(this.analyze(text)), base, perLength);
+    const top = new TopDocs(limit, (num) => this.ids[num] as string);
+    if (scans.length > 0) this.collect(scans, base, perLength, top, accept);
     return top.sorted().map(({ num, score }) => ({ id: this.ids[num] as string, score }));
   }
 
@@ -265,78 +245,111 @@ export class Bm25Index<M> {
   }
 
   /** The query terms that have postings, the highest possible contribution first. */
-  private scansOf(terms: ReadonlySet<string>, base: number): TermScan[] {
+  private scansOf(terms: ReadonlySet<string>, base: number, perLength: number): TermScan[] {
     const n = this.live;
     const scans: TermScan[] = [];
     for (const term of terms) {
       const list = this.postings.get(term);
       if (list === undefined || list.live === 0) continue;
+      list.updateBlocks(this.lengths);
       const df = list.live;
       const weight = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (K1 + 1);
-      // tf / (tf + norm) grows with tf and norm >= k1 (1 - b): the bound of any document
-      scans.push({ list, weight, bound: ((weight * list.maxTf) / (list.maxTf + base)) * BOUND_SLACK });
+      // tf / (tf + norm) grows with tf and falls with the length: the most any document of the list can get
+      scans.push({ list, weight, bound: this.bound(weight, list.maxTf, list.minLength, base, perLength), pos: 0 });
     }
     return scans.sort((a, b) => b.bound - a.bound);
   }
 
-  /** Scores every live document of the term; returns the new number of touched documents. */
-  private addAll(scan: TermScan, count: number, base: number, perLength: number): number {
-    const { list, weight } = scan;
-    const { nums, tfs } = list;
-    const { scores, lengths, ids, touched } = this;
-    let touchedCount = count;
-    for (let i = 0; i < list.size; i++) {
-      const num = nums[i] as number;
-      if (ids[num] === undefined) continue;
-      const tf = tfs[i] as number;
-      const previous = scores[num] as number;
-      if (previous === 0) touched[touchedCount++] = num;
-      scores[num] = previous + (weight * tf) / (tf + base + perLength * (lengths[num] as number));
-    }
-    return touchedCount;
+  private bound(weight: number, maxTf: number, minLength: number, base: number, perLength: number): number {
+    return ((weight * maxTf) / (maxTf + base + perLength * minLength)) * BOUND_SLACK;
   }
 
-  /** Adds the term to the documents already touched only: by binary search when they are few. */
-  private addToTouched(scan: TermScan, count: number, base: number, perLength: number): void {
-    const { list, weight } = scan;
-    const { scores, lengths, touched } = this;
-    if (count * Math.log2(list.size + 1) < list.size) {
-      for (let j = 0; j < count; j++) {
-        const num = touched[j] as number;
-        const at = list.find(num);
-        if (at < 0) continue;
-        const tf = list.tfs[at] as number;
-        scores[num] = (scores[num] as number) + (weight * tf) / (tf + base + perLength * (lengths[num] as number));
+  /**
+   * Document-at-a-time scoring with max-score and block-max pruning. Once `top` is full,
+   * its worst score is a threshold: the terms whose bounds together stay below it are
+   * non-essential (a document holding only those cannot enter), so documents are taken only
+   * from the other terms' postings and the non-essential ones are probed (galloping search)
+   * while the score can still reach the threshold; and a run of documents whose blocks'
+   * bounds stay below it is skipped whole. Scores add up in the order of `scans` whatever
+   * was pruned, so results equal scoring every document.
+   */
+  private collect(scans: TermScan[], base: number, perLength: number, top: TopDocs, accept: (meta: M, id: string) => boolean): void {
+    const n = scans.length;
+    const { lengths, ids, metas } = this;
+    // rest[i]: the most terms i.. can add to any document's score
+    const rest = new Float64Array(n + 1);
+    for (let i = n - 1; i >= 0; i--) rest[i] = (rest[i + 1] as number) + (scans[i] as TermScan).bound;
+    const parts = new Float64Array(n);
+    let threshold = -1;
+    // terms 0..essential-1 are essential
+    let essential = n;
+    for (;;) {
+      let doc = NO_DOC;
+      for (let i = 0; i < essential; i++) {
+        const scan = scans[i] as TermScan;
+        if (scan.pos < scan.list.size && (scan.list.nums[scan.pos] as number) < doc) doc = scan.list.nums[scan.pos] as number;
       }
-      return;
-    }
-    const { nums, tfs } = list;
-    for (let i = 0; i < list.size; i++) {
-      const num = nums[i] as number;
-      const previous = scores[num] as number;
-      if (previous === 0) continue;
-      const tf = tfs[i] as number;
-      scores[num] = previous + (weight * tf) / (tf + base + perLength * (lengths[num] as number));
+      if (doc === NO_DOC) return;
+      if (threshold >= 0 && this.skipBlocks(scans, essential, rest[essential] as number, threshold, base, perLength)) continue;
+      let partial = 0;
+      parts.fill(0);
+      for (let i = 0; i < essential; i++) {
+        const scan = scans[i] as TermScan;
+        if (scan.list.nums[scan.pos] !== doc) continue;
+        const tf = scan.list.tfs[scan.pos] as number;
+        const part = (scan.weight * tf) / (tf + base + perLength * (lengths[doc] as number));
+        parts[i] = part;
+        partial += part;
+        scan.pos++;
+      }
+      if (ids[doc] === undefined) continue;
+      let isPruned = false;
+      for (let i = essential; i < n; i++) {
+        if (partial + (rest[i] as number) < threshold) {
+          isPruned = true;
+          break;
+        }
+        const scan = scans[i] as TermScan;
+        scan.pos = scan.list.seek(scan.pos, doc);
+        if (scan.list.nums[scan.pos] !== doc || scan.pos >= scan.list.size) continue;
+        const tf = scan.list.tfs[scan.pos] as number;
+        const part = (scan.weight * tf) / (tf + base + perLength * (lengths[doc] as number));
+        parts[i] = part;
+        partial += part;
+      }
+      if (isPruned) continue;
+      let score = 0;
+      for (let i = 0; i < n; i++) score += parts[i] as number;
+      if (!top.wouldKeep(doc, score) || !accept(metas[doc] as M, ids[doc] as string)) continue;
+      top.offer(doc, score);
+      if (!top.isFull) continue;
+      threshold = top.worstScore;
+      while (essential > 0 && (rest[essential - 1] as number) < threshold) essential--;
     }
   }
 
-  /** Whether `limit` accepted documents already score more than `bound`, so no other can enter. */
-  private enoughAbove(bound: number, limit: number, count: number, accept: (meta: M, id: string) => boolean): boolean {
-    let above = 0;
-    for (let j = 0; j < count && above < limit; j++) {
-      const num = this.touched[j] as number;
-      if ((this.scores[num] as number) > bound && this.accepts(num, accept)) above++;
+  /**
+   * When the essential terms' current blocks and every non-essential term together bound
+   * every document up to the end of the first of those blocks below `threshold`, moves the
+   * essential cursors past it and returns true.
+   */
+  private skipBlocks(scans: TermScan[], essential: number, nonEssential: number, threshold: number, base: number, perLength: number): boolean {
+    let bound = nonEssential;
+    let through = NO_DOC;
+    for (let i = 0; i < essential; i++) {
+      const { list, pos, weight } = scans[i] as TermScan;
+      if (pos >= list.size) continue;
+      const block = Math.floor(pos / BLOCK_SIZE);
+      bound += this.bound(weight, list.blockMaxTf[block] as number, list.blockMinLength[block] as number, base, perLength);
+      const last = list.nums[Math.min(list.size, (block + 1) * BLOCK_SIZE) - 1] as number;
+      if (last < through) through = last;
     }
-    return above >= limit;
-  }
-
-  private accepts(num: number, accept: (meta: M, id: string) => boolean): boolean {
-    let verdict = this.verdicts[num] as number;
-    if (verdict === 0) {
-      verdict = accept(this.metas[num] as M, this.ids[num] as string) ? 1 : 2;
-      this.verdicts[num] = verdict;
+    if (bound >= threshold) return false;
+    for (let i = 0; i < essential; i++) {
+      const scan = scans[i] as TermScan;
+      scan.pos = scan.list.seek(scan.pos, through + 1);
     }
-    return verdict === 1;
+    return true;
   }
 
   private post(num: number): void {
@@ -382,8 +395,5 @@ export class Bm25Index<M> {
     const lengths = new Float64Array(size);
     lengths.set(this.lengths);
     this.lengths = lengths;
-    this.scores = new Float64Array(size);
-    this.verdicts = new Uint8Array(size);
-    this.touched = new Int32Array(size);
   }
 }

@@ -1,8 +1,15 @@
+/** Entries per block of a posting list's block maxima. */
+export const BLOCK_SIZE = 64;
+
 /**
  * The documents holding one term: document numbers in increasing order (the index hands
  * them out in increasing order, so appending keeps the list sorted) and term frequencies,
  * in typed arrays, so a scan is a tight loop over plain numbers. A removed document stays
  * until half the list is dead, then the list is compacted.
+ *
+ * For each block of {@link BLOCK_SIZE} entries the list knows the largest tf and the
+ * shortest document, so a search can bound what any document of a block can score and skip
+ * the block whole (block-max). Dead entries count in them: a bound may be loose, never low.
  */
 export class PostingList {
   nums: Int32Array = new Int32Array(4);
@@ -13,6 +20,13 @@ export class PostingList {
   dead = 0;
   /** Largest tf ever added: an upper bound of every live entry's tf. */
   maxTf = 0;
+  /** By block: the largest tf and the shortest document length among its entries. */
+  blockMaxTf: Float32Array = new Float32Array(0);
+  blockMinLength: Float32Array = new Float32Array(0);
+  /** Entries the block maxima cover: those pushed since are added by {@link updateBlocks}. */
+  private blocked = 0;
+  /** Shortest document length among the entries the block maxima cover. */
+  minLength = Infinity;
 
   /** A list over these sorted entries (taken over, not copied; a later push copies them). */
   static of(nums: Int32Array, tfs: Float32Array, maxTf?: number): PostingList {
@@ -23,6 +37,61 @@ export class PostingList {
     if (maxTf !== undefined) list.maxTf = maxTf;
     else for (let i = 0; i < tfs.length; i++) if ((tfs[i] as number) > list.maxTf) list.maxTf = tfs[i] as number;
     return list;
+  }
+
+  /**
+   * Brings the block maxima up to the list's entries (O(entries added since the last call),
+   * or the whole list after a compaction). `lengths` holds each document number's length.
+   */
+  updateBlocks(lengths: Float64Array): void {
+    if (this.blocked === this.size) return;
+    const blocks = Math.ceil(this.size / BLOCK_SIZE);
+    if (this.blockMaxTf.length < blocks) {
+      const capacity = Math.max(blocks, this.blockMaxTf.length * 2);
+      const maxTf = new Float32Array(capacity);
+      maxTf.set(this.blockMaxTf);
+      const minLength = new Float32Array(capacity);
+      minLength.set(this.blockMinLength);
+      this.blockMaxTf = maxTf;
+      this.blockMinLength = minLength;
+    }
+    for (let b = Math.floor(this.blocked / BLOCK_SIZE); b < blocks; b++) {
+      let maxTf = 0;
+      let minLength = Infinity;
+      const end = Math.min(this.size, (b + 1) * BLOCK_SIZE);
+      for (let i = b * BLOCK_SIZE; i < end; i++) {
+        const tf = this.tfs[i] as number;
+        const length = lengths[this.nums[i] as number] as number;
+        if (tf > maxTf) maxTf = tf;
+        if (length < minLength) minLength = length;
+      }
+      this.blockMaxTf[b] = maxTf;
+      this.blockMinLength[b] = minLength;
+      if (minLength < this.minLength) this.minLength = minLength;
+    }
+    this.blocked = this.size;
+  }
+
+  /** The first position at or after `from` whose document number is >= `num` (galloping, then binary search). */
+  seek(from: number, num: number): number {
+    const { nums, size } = this;
+    if (from >= size || (nums[from] as number) >= num) return from;
+    let step = 1;
+    let low = from;
+    let high = from + 1;
+    while (high < size && (nums[high] as number) < num) {
+      low = high;
+      step *= 2;
+      high = low + step;
+    }
+    if (high > size) high = size;
+    // nums[low] < num; the answer is in (low, high]
+    while (low + 1 < high) {
+      const mid = (low + high) >> 1;
+      if ((nums[mid] as number) < num) low = mid;
+      else high = mid;
+    }
+    return high;
   }
 
   /** Documents holding the term. */
@@ -69,6 +138,8 @@ export class PostingList {
     }
     this.size = kept;
     this.dead = 0;
+    this.blocked = 0;
+    this.minLength = Infinity;
   }
 
   private grow(capacity: number): void {

@@ -16,6 +16,16 @@ export class TopDocs {
     this.scores = new Float64Array(k);
   }
 
+  /** Whether `k` documents are kept: from then on, only one scoring above the worst kept can enter. */
+  get isFull(): boolean {
+    return this.size >= this.k;
+  }
+
+  /** The worst kept score (meaningful once {@link isFull}). */
+  get worstScore(): number {
+    return this.scores[0] as number;
+  }
+
   /** Whether a document with this score could enter (cheap pre-check before a filter). */
   wouldKeep(num: number, score: number): boolean {
     if (this.size < this.k) return this.k > 0;
