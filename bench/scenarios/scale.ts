@@ -61,7 +61,7 @@ async function withTempDir<T>(run: (dir: string) => Promise<T>): Promise<T> {
   }
 }
 
-/** Set in a child process of the cold-open measurement: `build <dir> <count>` or `open <dir> <sessionId>`. */
+/** Set in a child process of a measurement: `build <dir> <count>`, `open <dir> <sessionId>` or `derive <memory | sqlite> <count>`. */
 const COLD_ENV = 'STRATA_BENCH_SCALE_COLD';
 
 /**
@@ -145,6 +145,22 @@ async function deriveTimePerTurn(count: number, open: () => Promise<Memory> = ()
   const perTurn = (performance.now() - started) / count;
   await memory.close();
   return perTurn;
+}
+
+/**
+ * Derive time per turn measured in a fresh Node process: each size starts from the same empty
+ * heap, so a larger size is not timed behind the garbage the smaller runs left (run in one
+ * process, the SQLite 40k row came after 52k in-memory turns and read 1.4x where a fresh
+ * process read 1.07x).
+ */
+function deriveInChild(store: 'memory' | 'sqlite', count: number): number {
+  return Number(inChild(`derive ${store} ${count}`));
+}
+
+/** Child: prints the derive time per turn of `count` turns in one session. */
+async function deriveChild(store: string, count: number): Promise<void> {
+  const ms = store === 'sqlite' ? await withTempDir((dir) => deriveTimePerTurn(count, () => sqliteMemory(dir))) : await deriveTimePerTurn(count);
+  process.stdout.write(`${ms}\n`);
 }
 
 async function timeContexts(memory: Memory, sessionId: string, calls: number): Promise<number[]> {
@@ -245,7 +261,7 @@ export async function runScaleBench(options: { quick: boolean }): Promise<{ late
   const latencies: LatencyMetric[] = [];
   const perTurn: number[] = [];
   for (const count of sizes.deriveTurns) {
-    const ms = await deriveTimePerTurn(count);
+    const ms = deriveInChild('memory', count);
     perTurn.push(ms);
     figures.push({ name: `derive time per turn, ${count} turns in one session (append one by one, then flush)`, value: +ms.toFixed(3), unit: 'ms' });
   }
@@ -254,7 +270,7 @@ export async function runScaleBench(options: { quick: boolean }): Promise<{ late
   figures.push({ name: `derive time per turn at ${sizes.deriveTurns.at(-1)} / at ${sizes.deriveTurns[0]} (target <= 1.3)`, value: +(last / first).toFixed(2), unit: 'x' });
   const onSqlite: number[] = [];
   for (const count of sizes.sqliteDeriveTurns) {
-    const ms = await withTempDir((dir) => deriveTimePerTurn(count, () => sqliteMemory(dir)));
+    const ms = deriveInChild('sqlite', count);
     onSqlite.push(ms);
     figures.push({ name: `SQLite: derive time per turn, ${count} turns in one session`, value: +ms.toFixed(3), unit: 'ms' });
   }
@@ -269,6 +285,7 @@ export async function runScaleBench(options: { quick: boolean }): Promise<{ late
     figures,
     notes: [
       'In-memory store and knowledge base, in-process queue, offline models (the engine every adapter shares), except the rows marked SQLite (one file, WAL, as in the CLI). Turns from the bench conversation generator.',
+      'Derive time per turn: each size in a fresh Node process, so a larger size is not timed behind the heap the smaller runs left.',
       'Event-loop delay: perf_hooks.monitorEventLoopDelay (1 ms resolution) from the end of the import to the end of its derivation, once with the in-process queue (derivation in slices on the app\'s thread, createMemory\'s default) and once with the worker-thread queue (models on a worker thread, results applied on the app\'s thread; the strata CLI\'s default with offline models).',
       'Targets (issue: derivation at scale): per-turn ratio <= 1.3; event-loop delay p99 <= 20 ms; first chat turn after a 20k import <= 50 ms; getContext p99 <= 5 ms at 100k turns during and after derivation.',
     ],
@@ -279,5 +296,6 @@ const coldArgs = process.env[COLD_ENV];
 if (coldArgs !== undefined) {
   const [step, dir = '', arg = ''] = coldArgs.split(' ');
   if (step === 'build') await buildColdFile(dir, Number(arg));
+  else if (step === 'derive') await deriveChild(dir, Number(arg));
   else await openColdFile(dir, arg);
 }
