@@ -157,19 +157,22 @@ describe('Bm25Index against a naive scorer', () => {
     return hits.filter((h) => h.score > 0 && accept(h.id)).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, k);
   }
 
+  /** The index's hits equal the naive scorer's: same ids in the same order, same scores. */
+  function expectNaiveHits(index: Bm25Index<number>, docs: Map<string, string>, query: string, k: number, accept: (id: string) => boolean): void {
+    const got = index.search(query, k, (_meta, id) => accept(id));
+    const want = naive(docs, query, k, accept);
+    expect(got.map((h) => h.id)).toEqual(want.map((h) => h.id));
+    got.forEach((hit, i) => expect(hit.score).toBeCloseTo(want[i]?.score ?? NaN, 9));
+  }
+
   it('returns the same hits as scoring every document, through removals, re-adds and renumbering', () => {
     const index = new Bm25Index<number>({ analyze: identity });
     const docs = new Map<string, string>();
     const check = (): void => {
       for (let q = 0; q < 15; q++) {
         const query = Array.from({ length: 2 + Math.floor(random() * 6) }, word).join(' ');
-        const k = 1 + Math.floor(random() * 30);
         const odd = q % 3 === 0;
-        const accept = (id: string): boolean => !odd || Number(id.slice(1)) % 2 === 1;
-        const got = index.search(query, k, (_meta, id) => accept(id));
-        const want = naive(docs, query, k, accept);
-        expect(got.map((h) => h.id)).toEqual(want.map((h) => h.id));
-        got.forEach((hit, i) => expect(hit.score).toBeCloseTo(want[i]?.score ?? NaN, 9));
+        expectNaiveHits(index, docs, query, 1 + Math.floor(random() * 30), (id) => !odd || Number(id.slice(1)) % 2 === 1);
       }
     };
     for (let i = 0; i < 1_500; i++) {
@@ -201,12 +204,8 @@ describe('Bm25Index against a naive scorer', () => {
     const check = (target: Bm25Index<number>, queries: number): void => {
       for (let q = 0; q < queries; q++) {
         const query = Array.from({ length: 1 + Math.floor(random() * 5) }, word).join(' ');
-        const k = [1, 3, 10, 72, 500][q % 5] as number;
         const accept = q % 4 === 0 ? (id: string): boolean => Number(id.slice(1)) % 3 !== 0 : (): boolean => true;
-        const got = target.search(query, k, (_meta, id) => accept(id));
-        const want = naive(docs, query, k, accept);
-        expect(got.map((h) => h.id)).toEqual(want.map((h) => h.id));
-        got.forEach((hit, i) => expect(hit.score).toBeCloseTo(want[i]?.score ?? NaN, 9));
+        expectNaiveHits(target, docs, query, [1, 3, 10, 72, 500][q % 5] as number, accept);
       }
     };
     for (let i = 0; i < 6_000; i++) {

@@ -48,12 +48,8 @@ export class PostingList {
     const blocks = Math.ceil(this.size / BLOCK_SIZE);
     if (this.blockMaxTf.length < blocks) {
       const capacity = Math.max(blocks, this.blockMaxTf.length * 2);
-      const maxTf = new Float32Array(capacity);
-      maxTf.set(this.blockMaxTf);
-      const minLength = new Float32Array(capacity);
-      minLength.set(this.blockMinLength);
-      this.blockMaxTf = maxTf;
-      this.blockMinLength = minLength;
+      this.blockMaxTf = withCapacity(this.blockMaxTf, capacity);
+      this.blockMinLength = withCapacity(this.blockMinLength, capacity);
     }
     for (let b = Math.floor(this.blocked / BLOCK_SIZE); b < blocks; b++) {
       let maxTf = 0;
@@ -143,11 +139,14 @@ export class PostingList {
   }
 
   private grow(capacity: number): void {
-    const nums = new Int32Array(capacity);
-    nums.set(this.nums);
-    const tfs = new Float32Array(capacity);
-    tfs.set(this.tfs);
-    this.nums = nums;
-    this.tfs = tfs;
+    this.nums = withCapacity(this.nums, capacity);
+    this.tfs = withCapacity(this.tfs, capacity);
   }
+}
+
+/** A larger array of the same type holding `array`'s values first. */
+function withCapacity<T extends Int32Array | Float32Array>(array: T, capacity: number): T {
+  const grown = new (array.constructor as new (length: number) => T)(capacity);
+  grown.set(array);
+  return grown;
 }
