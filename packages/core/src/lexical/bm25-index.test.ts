@@ -224,4 +224,19 @@ describe('Bm25Index against a naive scorer', () => {
     }
     check(restored, 40);
   });
+
+  it('scores long queries (term at a time) exactly too', () => {
+    const index = new Bm25Index<number>({ analyze: identity });
+    const docs = new Map<string, string>();
+    for (let i = 0; i < 4_000; i++) {
+      const t = text();
+      docs.set(`g${i}`, t);
+      index.add(`g${i}`, t, i);
+    }
+    for (let q = 0; q < 30; q++) {
+      const query = Array.from({ length: 7 + Math.floor(random() * 20) }, word).join(' ');
+      const accept = q % 3 === 0 ? (id: string): boolean => Number(id.slice(1)) % 2 === 0 : (): boolean => true;
+      expectNaiveHits(index, docs, query, [1, 5, 20, 100][q % 4] as number, accept);
+    }
+  });
 });

@@ -47,6 +47,12 @@ interface TermScan {
   pos: number;
 }
 
+/**
+ * Queries of more terms than this are scored term at a time: document at a time costs every
+ * term at every candidate, which a long query (a turn's text, a list of names) cannot afford.
+ */
+const DAAT_MAX_TERMS = 6;
+
 /** Above every document number. */
 const NO_DOC = 2 ** 31 - 1;
 
@@ -60,8 +66,9 @@ const NO_DOC = 2 ** 31 - 1;
  * stay below the worst of them are only probed for the documents the other terms bring
  * (max-score), and runs of documents whose posting blocks cannot reach it are skipped whole
  * (block-max). A common term then costs a few probes per candidate instead of a walk of its
- * postings, so a search grows far slower than the corpus. Results are exactly those of
- * scoring every document. Postings are typed arrays, so a search allocates little.
+ * postings, so a search grows far slower than the corpus. A query of many terms (a turn's
+ * text) is scored term at a time instead, with max-score pruning. Results are exactly those
+ * of scoring every document. Postings are typed arrays, so a search allocates little.
  */
 export class Bm25Index<M> {
   /** Text -> terms; the same for indexed text and queries. */
@@ -78,6 +85,11 @@ export class Bm25Index<M> {
   private forwardMissing = false;
   private live = 0;
   private lengths = new Float64Array(64);
+  /** Term-at-a-time scoring (long queries): scores by document number, reset after each search. */
+  private scores = new Float64Array(64);
+  /** Per document number, during one term-at-a-time search: 0 not asked yet, 1 accepted, 2 rejected. */
+  private verdicts = new Uint8Array(64);
+  private touched = new Int32Array(64);
   private totalLength = 0;
   private readonly isLive = (num: number): boolean => this.ids[num] !== undefined;
 
@@ -153,7 +165,8 @@ export class Bm25Index<M> {
     const perLength = (K1 * B) / (this.totalLength / this.live);
     const scans = this.scansOf(new Set(this.analyze(text)), base, perLength);
     const top = new TopDocs(limit, (num) => this.ids[num] as string);
-    if (scans.length > 0) this.collect(scans, base, perLength, top, accept);
+    if (scans.length > DAAT_MAX_TERMS) this.collectByTerm(scans, base, perLength, top, accept);
+    else if (scans.length > 0) this.collect(scans, base, perLength, top, accept);
     return top.sorted().map(({ num, score }) => ({ id: this.ids[num] as string, score }));
   }
 
@@ -352,6 +365,96 @@ export class Bm25Index<M> {
     return true;
   }
 
+  /**
+   * Term-at-a-time scoring with max-score pruning, for queries of many terms (a document at a
+   * time would pay for every term at every document): terms are added rarest first, and once
+   * `limit` accepted documents score more than the remaining terms could give any other, the
+   * rest only add to the documents already found, by binary search in their postings.
+   */
+  private collectByTerm(scans: TermScan[], base: number, perLength: number, top: TopDocs, accept: (meta: M, id: string) => boolean): void {
+    const limit = top.capacity;
+    const rest = new Float64Array(scans.length + 1);
+    for (let i = scans.length - 1; i >= 0; i--) rest[i] = (rest[i + 1] as number) + (scans[i] as TermScan).bound;
+    let count = 0;
+    let closed = false;
+    for (let i = 0; i < scans.length; i++) {
+      const scan = scans[i] as TermScan;
+      closed ||= count >= limit && this.enoughAbove(rest[i] as number, limit, count, accept);
+      if (closed) this.addToTouched(scan, count, base, perLength);
+      else count = this.addAll(scan, count, base, perLength);
+    }
+    for (let j = 0; j < count; j++) {
+      const num = this.touched[j] as number;
+      const score = this.scores[num] as number;
+      if (top.wouldKeep(num, score) && this.accepts(num, accept)) top.offer(num, score);
+    }
+    for (let j = 0; j < count; j++) {
+      const num = this.touched[j] as number;
+      this.scores[num] = 0;
+      this.verdicts[num] = 0;
+    }
+  }
+
+  /** Scores every live document of the term; returns the new number of touched documents. */
+  private addAll(scan: TermScan, count: number, base: number, perLength: number): number {
+    const { list, weight } = scan;
+    const { nums, tfs } = list;
+    const { scores, lengths, ids, touched } = this;
+    let touchedCount = count;
+    for (let i = 0; i < list.size; i++) {
+      const num = nums[i] as number;
+      if (ids[num] === undefined) continue;
+      const tf = tfs[i] as number;
+      const previous = scores[num] as number;
+      if (previous === 0) touched[touchedCount++] = num;
+      scores[num] = previous + (weight * tf) / (tf + base + perLength * (lengths[num] as number));
+    }
+    return touchedCount;
+  }
+
+  /** Adds the term to the documents already touched only: by binary search when they are few. */
+  private addToTouched(scan: TermScan, count: number, base: number, perLength: number): void {
+    const { list, weight } = scan;
+    const { scores, lengths, touched } = this;
+    if (count * Math.log2(list.size + 1) < list.size) {
+      for (let j = 0; j < count; j++) {
+        const num = touched[j] as number;
+        const at = list.find(num);
+        if (at < 0) continue;
+        const tf = list.tfs[at] as number;
+        scores[num] = (scores[num] as number) + (weight * tf) / (tf + base + perLength * (lengths[num] as number));
+      }
+      return;
+    }
+    const { nums, tfs } = list;
+    for (let i = 0; i < list.size; i++) {
+      const num = nums[i] as number;
+      const previous = scores[num] as number;
+      if (previous === 0) continue;
+      const tf = tfs[i] as number;
+      scores[num] = previous + (weight * tf) / (tf + base + perLength * (lengths[num] as number));
+    }
+  }
+
+  /** Whether `limit` accepted documents already score more than `bound`, so no other can enter. */
+  private enoughAbove(bound: number, limit: number, count: number, accept: (meta: M, id: string) => boolean): boolean {
+    let above = 0;
+    for (let j = 0; j < count && above < limit; j++) {
+      const num = this.touched[j] as number;
+      if ((this.scores[num] as number) > bound && this.accepts(num, accept)) above++;
+    }
+    return above >= limit;
+  }
+
+  private accepts(num: number, accept: (meta: M, id: string) => boolean): boolean {
+    let verdict = this.verdicts[num] as number;
+    if (verdict === 0) {
+      verdict = accept(this.metas[num] as M, this.ids[num] as string) ? 1 : 2;
+      this.verdicts[num] = verdict;
+    }
+    return verdict === 1;
+  }
+
   private post(num: number): void {
     const { terms, tfs } = this.forward[num] as DocTerms;
     for (let i = 0; i < terms.length; i++) {
@@ -395,5 +498,8 @@ export class Bm25Index<M> {
     const lengths = new Float64Array(size);
     lengths.set(this.lengths);
     this.lengths = lengths;
+    this.scores = new Float64Array(size);
+    this.verdicts = new Uint8Array(size);
+    this.touched = new Int32Array(size);
   }
 }

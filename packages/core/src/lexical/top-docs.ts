@@ -16,6 +16,11 @@ export class TopDocs {
     this.scores = new Float64Array(k);
   }
 
+  /** How many documents it keeps at most. */
+  get capacity(): number {
+    return this.k;
+  }
+
   /** Whether `k` documents are kept: from then on, only one scoring above the worst kept can enter. */
   get isFull(): boolean {
     return this.size >= this.k;
