@@ -30,6 +30,22 @@ describe('TiktokenTokenCounter', () => {
     expect(counter.count('hello world')).toBe(2);
   });
 
+  it('counts a long multi-line text, cut into cached lines, exactly as the whole text', () => {
+    let seed = 3;
+    const random = (): number => (seed = (seed * 16_807) % 2_147_483_647) / 2_147_483_647;
+    // line starts and ends that pre-tokenize differently: spaces, slashes, punctuation, digits, marks, CRLF, tabs, other scripts
+    const pieces = ['\n', '\n\n', '\r\n', ' \n', '.\n', '!!\n', '/', '//', ' ', '  ', '\t', '- ', 'Word', 'word', "'s", '123', '4567', ',', 'é', '\u0301', '你好', '🤖', '\u00a0', '\u2028', '<|endoftext|>'];
+    for (let round = 0; round < 40; round++) {
+      const fresh = new TiktokenTokenCounter();
+      let text = '';
+      while (text.length < 2_500 + round * 50) text += pieces[Math.floor(random() * pieces.length)];
+      const whole = new Tiktoken(o200kBase).encode(text, [], []).length;
+      expect(fresh.count(text), JSON.stringify(text.slice(0, 80))).toBe(whole);
+      // and again from the cached lines
+      expect(fresh.count(text)).toBe(whole);
+    }
+  });
+
   it('keeps counting correctly past the cache bound', () => {
     const fresh = new TiktokenTokenCounter();
     for (let i = 0; i < 10_050; i++) fresh.count(`n${i}`);

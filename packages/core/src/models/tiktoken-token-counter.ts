@@ -3,6 +3,7 @@ import type { TokenCounter } from '../ports/models.js';
 
 const CACHE_LIMIT = 10_000;
 const CACHEABLE_LENGTH = 2_000;
+const SLASH = 0x2f;
 /** Nothing is treated as a special token: "<|endoftext|>" typed by a user is plain text. */
 const AS_PLAIN_TEXT = { allowedSpecial: new Set<string>(), disallowedSpecial: new Set<string>() };
 
@@ -24,14 +25,36 @@ export class TiktokenTokenCounter implements TokenCounter {
 
   count(text: string): number {
     if (text.length === 0) return 0;
-    const cacheable = text.length < CACHEABLE_LENGTH;
-    if (cacheable) {
-      const cached = this.cache.get(text);
-      if (cached !== undefined) return cached;
-    }
+    if (text.length >= CACHEABLE_LENGTH) return this.countLong(text);
+    const cached = this.cache.get(text);
+    if (cached !== undefined) return cached;
     const count = countTokens(text, AS_PLAIN_TEXT);
-    if (cacheable) this.remember(text, count);
+    this.remember(text, count);
     return count;
+  }
+
+  /**
+   * A long text (a composed context) is counted as the sum of its lines, each cached: most of
+   * them were in the last context too. Exact for o200k: its pre-tokenizer never joins a
+   * newline with a following character other than whitespace or "/" (a newline is a piece of
+   * its own or ends a run of punctuation, `[\r\n/]*`), and BPE never merges across pieces, so
+   * the text is cut only after a newline followed by such a character. A test checks the sum
+   * against counting the whole text.
+   */
+  private countLong(text: string): number {
+    let total = 0;
+    let start = 0;
+    for (let at = text.indexOf('\n'); at >= 0 && at + 1 < text.length; at = text.indexOf('\n', at + 1)) {
+      const next = text.charCodeAt(at + 1);
+      if (next === SLASH || isWhitespace(next)) continue;
+      total += this.countPart(text.slice(start, at + 1));
+      start = at + 1;
+    }
+    return total + this.countPart(text.slice(start));
+  }
+
+  private countPart(part: string): number {
+    return part.length < CACHEABLE_LENGTH ? this.count(part) : countTokens(part, AS_PLAIN_TEXT);
   }
 
   private remember(text: string, count: number): void {
@@ -41,4 +64,10 @@ export class TiktokenTokenCounter implements TokenCounter {
     }
     this.cache.set(text, count);
   }
+}
+
+/** Whether a UTF-16 code unit is whitespace to the pre-tokenizer's `\s`. */
+function isWhitespace(code: number): boolean {
+  if (code < 128) return code === 32 || (code >= 9 && code <= 13);
+  return /\s/u.test(String.fromCharCode(code));
 }
