@@ -8,3 +8,5 @@ export { requireService } from './require-service.js';
 export { startOpenAiStub, promptText, hashVector, type OpenAiStub, type OpenAiStubOptions, type StubChatReply, type StubChatHandler, type StubToolCall, type ChatCompletionRequest, type ChatCompletionMessage, type RecordedRequest } from './openai-stub-server.js';
 export { describeTopicStoreContract } from './topic-store-contract.js';
 export type { TopicStoreContractOptions } from './topic-store-contract.js';
+export { describeMemoryBoundaryContract } from './memory-boundary-contract.js';
+export type { MemoryBoundaryContractOptions } from './memory-boundary-contract.js';

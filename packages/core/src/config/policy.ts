@@ -67,6 +67,24 @@ export const policySchema = z
       })
       .prefault({})
       .refine((d) => d.maxHalfLifeMs >= d.baseHalfLifeMs, { message: 'decay.maxHalfLifeMs must be at least decay.baseHalfLifeMs' }),
+    limits: z
+      .object({
+        /** Largest message content, in UTF-8 bytes: a larger one is rejected (INVALID_INPUT), never cut. @defaultValue 262_144 (256 KB) */
+        messageBytes: positiveInt.default(262_144),
+        /** Largest query of getContext or search, in UTF-8 bytes. @defaultValue 16_384 (16 KB) */
+        queryBytes: positiveInt.default(16_384),
+        /** Largest metadata of a session or message, or args of a tool call, as JSON in UTF-8 bytes. @defaultValue 65_536 (64 KB) */
+        metadataBytes: positiveInt.default(65_536),
+        /** Most facts one ingest job may produce: an extractor returning more fails the job (INVALID_INPUT, not retried). @defaultValue 200 */
+        factsPerDerivation: positiveInt.default(200),
+        /**
+         * Longest fact text (and object), in characters: a fact is a sentence or two, and a longer
+         * extract is a message retold whole, which its turn keeps anyway. Longer ones are not stored.
+         * @defaultValue 1000
+         */
+        factChars: positiveInt.default(1000),
+      })
+      .prefault({}),
     context: z
       .object({
         /** Budget used when getContext is called without one. @defaultValue 2000 */

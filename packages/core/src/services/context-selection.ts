@@ -1,5 +1,6 @@
 import type { Retrieved } from './retrieve.js';
 import type { MemoryDeps } from './deps.js';
+import { unreadableReason } from './readable.js';
 import { isProfilePredicate } from '../lexical/fact-lexical-text.js';
 
 /** What to offer a context from the retrieved candidates: which recalled turns and facts add something. */
@@ -39,7 +40,7 @@ export async function withNeighbours(deps: MemoryDeps, hits: Retrieved[], shown:
     expanded++;
     const seq = hit.record.role === 'user' ? hit.record.seq + 1 : hit.record.seq - 1;
     const [next] = await deps.store.messages({ sessionId: hit.record.sessionId, fromSeq: seq, toSeq: seq });
-    if (next === undefined || seen.has(next.id) || !next.content.trim()) continue;
+    if (next === undefined || seen.has(next.id) || !next.content.trim() || unreadableReason('turn', next) !== undefined) continue;
     seen.add(next.id);
     out.push({ kind: 'turn', id: next.id, text: next.content, score: hit.score, sessionId: next.sessionId, messageIds: [next.id], createdAt: next.createdAt, record: next });
   }

@@ -8,7 +8,9 @@ import { analyzeText } from '../lexical/analyze.js';
 import { adaptShares } from '../engine/adapt-shares.js';
 import { assembleContext, type Assembly } from '../engine/assemble-context.js';
 import { MESSAGE_OVERHEAD_TOKENS, type MemoryDeps } from './deps.js';
-import { queryDayFor, retrieve } from './retrieve.js';
+import { queryDayFor, retrieve, type SkippedRecord } from './retrieve.js';
+import { unreadableReason } from './readable.js';
+import type { Fact, Summary } from '../domain/derived.js';
 import { searchOnce } from './search-once.js';
 import { loadSessionView, type SessionView } from './session-view.js';
 import { toLangChainMessage } from './to-langchain.js';
@@ -55,7 +57,8 @@ const HEADINGS = { working: 'Conversation so far (summarized):', profile: 'About
  */
 export async function buildContext(deps: MemoryDeps, session: Session, query: string | undefined, budgetTokens: number): Promise<ContextResult> {
   // Only the newest turns a context of this budget could show: a backlog is reached through search.
-  const view = await loadSessionView(deps, session, budgetTokens);
+  const skipped: SkippedRecord[] = [];
+  const view = readableView(await loadSessionView(deps, session, budgetTokens), skipped);
   const effectiveQuery = query ?? lastUserText(view.uncovered);
   const shown = new Set<string>([...view.uncovered.map((m) => m.id), ...view.summaries.map((s) => s.id), ...(view.synopsis ? [view.synopsis.id] : [])]);
   const { context } = deps.policy;
@@ -63,8 +66,8 @@ export async function buildContext(deps: MemoryDeps, session: Session, query: st
   // the two retrievals search the facts for the same words three times: once is enough
   const searching: MemoryDeps = { ...deps, lexical: searchOnce(deps.lexical) };
   const [facts, recalled, jobs, profile] = await Promise.all([
-    retrieve(searching, { namespace: session.namespace, query: effectiveQuery, k: context.factCandidates, kinds: ['fact'], day }),
-    retrieve(searching, { namespace: session.namespace, query: effectiveQuery, k: context.recallCandidates, kinds: ['turn', 'summary'], exclude: shown, day }),
+    retrieve(searching, { namespace: session.namespace, query: effectiveQuery, k: context.factCandidates, kinds: ['fact'], day, skipped }),
+    retrieve(searching, { namespace: session.namespace, query: effectiveQuery, k: context.recallCandidates, kinds: ['turn', 'summary'], exclude: shown, day, skipped }),
     deps.queue.pending(session.id),
     // the newest current profile facts: enough for every profile line after the query's own facts are left out
     deps.store.facts({ namespace: session.namespace, predicateKinds: [...PROFILE_PREDICATE_KINDS], last: PROFILE_CANDIDATES + context.factCandidates }),
@@ -83,7 +86,7 @@ export async function buildContext(deps: MemoryDeps, session: Session, query: st
     shares: split.shares,
     candidates: {
       working: workingItems(deps, view),
-      profile: profileItems(deps, profile, new Set(facts.map((f) => f.id))),
+      profile: profileItems(deps, readable('fact', profile, skipped), new Set(facts.map((f) => f.id))),
       facts: factPick.kept.map((hit) => lineItem(deps, hit, 'facts', 'long-term', `- ${hit.text}${sinceOf(hit)}`)),
       recall: recall.kept.map((hit) => lineItem(deps, hit, 'recall', hit.kind === 'turn' ? 'session' : 'working', recallLine(hit))),
       recent: [...view.uncovered].reverse().map((m) => recentItem(deps, m, split.isAdapted)),
@@ -94,12 +97,31 @@ export async function buildContext(deps: MemoryDeps, session: Session, query: st
   const { messages, tokens } = fitToBudget(deps, assembly, view, budgetTokens);
   return {
     messages,
-    manifest: [...assembly.manifest, ...[...factPick.redundant, ...recall.redundant].map((r) => redundantEntry(deps, r.hit, r.reason))],
+    manifest: [...assembly.manifest, ...[...factPick.redundant, ...recall.redundant].map((r) => redundantEntry(deps, r.hit, r.reason)), ...skipped.map(skippedEntry)],
     tokens,
     budgetTokens,
     query: effectiveQuery,
     pending: { jobs, watermarkSeq: view.watermark, uncoveredMessages: view.uncoveredCount, unlistedThroughSeq: view.unreadThroughSeq },
   };
+}
+
+/** The view without the records that cannot be read (each reported in `skipped`). */
+function readableView(view: SessionView, skipped: SkippedRecord[]): SessionView {
+  const synopsis = view.synopsis && readable('summary', [view.synopsis], skipped)[0];
+  return { ...view, ...(synopsis ? { synopsis } : { synopsis: undefined }), summaries: readable('summary', view.summaries, skipped), uncovered: readable('turn', view.uncovered, skipped) };
+}
+
+function readable<R extends StoredMessage | Summary | Fact>(kind: SkippedRecord['kind'], records: readonly R[], skipped: SkippedRecord[]): R[] {
+  return records.filter((record) => {
+    const reason = unreadableReason(kind, record);
+    if (reason !== undefined) skipped.push({ kind, id: record.id, reason });
+    return reason === undefined;
+  });
+}
+
+function skippedEntry(record: SkippedRecord): ManifestItem {
+  const tier = record.kind === 'turn' ? 'session' : record.kind === 'fact' ? 'long-term' : 'working';
+  return { kind: record.kind, id: record.id, tier, tokens: 0, included: false, reason: `skipped: the stored record cannot be read (${record.reason})`, sourceMessageIds: [] };
 }
 
 function spokenText(m: StoredMessage): string {

@@ -1,4 +1,6 @@
 import type { JobType } from '../domain/derived.js';
+import type { Policy } from '../config/policy.js';
+import { StrataError } from '../errors/strata-error.js';
 import type { DeriveJob, DeriveResult, JobRef, TranscriptTurn } from '../domain/jobs.js';
 import type { DeriveAttempt } from '../ports/job-queue.js';
 import type { MemoryDeps } from './deps.js';
@@ -91,7 +93,7 @@ async function deriveIngest(
     embeddable.length ? deps.embeddings.embedDocuments(embeddable.map(textOf)) : Promise.resolve([]),
     extraction,
   ]);
-  const facts = extracted.value;
+  const facts = withinLimits(extracted.value, job.turns.length, deps.policy.limits);
   const factVectors = facts.length ? await deps.embeddings.embedDocuments(facts.map((f) => f.text)) : [];
   return {
     job: refOf(job),
@@ -99,6 +101,20 @@ async function deriveIngest(
     facts: facts.map((f, i) => ({ ...f, vector: factVectors[i] ?? [] })),
     degraded: extracted.degraded,
   };
+}
+
+/**
+ * The extracted facts a store may keep: more than `factsPerDerivation` fails the job (a model
+ * listing every sentence is misbehaving, and retrying will not help); a fact longer than
+ * `factChars` is left out (a message retold whole: its turn keeps it, searchable).
+ */
+function withinLimits<F extends { text: string; object: string }>(facts: F[], turns: number, limits: Policy['limits']): F[] {
+  if (facts.length > limits.factsPerDerivation) {
+    throw new StrataError('INVALID_INPUT', `the fact extractor returned ${facts.length} facts for ${turns} turns, more than policy.limits.factsPerDerivation (${limits.factsPerDerivation})`, {
+      hint: 'Check the extractor (its prompt or model), or raise policy.limits.factsPerDerivation.',
+    });
+  }
+  return facts.filter((f) => f.text.length <= limits.factChars && f.object.length <= limits.factChars);
 }
 
 function textOf(turn: TranscriptTurn): string {

@@ -3,6 +3,7 @@ import { jobKey } from '../engine/ids.js';
 import { spliceOutOfHistory } from '../engine/splice-history.js';
 import type { StoreOp } from '../ports/session-store.js';
 import type { MemoryDeps } from './deps.js';
+import { StrataError } from '../errors/strata-error.js';
 import { degradedMarkerKey } from './rederive.js';
 
 export type ForgetTarget = { messageIds: string[] } | { sessionId: string } | { namespace: string };
@@ -35,6 +36,9 @@ export async function forget(deps: MemoryDeps, target: ForgetTarget): Promise<Fo
     idList.length ? summariesBuiltFrom(deps, scope) : Promise.resolve([]),
     scope.namespace ? deps.store.facts({ namespace: scope.namespace, includeSuperseded: true }) : idList.length ? deps.store.facts({ sourceMessageIds: idList, includeSuperseded: true }) : Promise.resolve([]),
   ]);
+  if (scope.namespace !== undefined && scope.sessionIds.length === 0 && facts.length === 0) {
+    throw new StrataError('NOT_FOUND', `nothing is stored in namespace ${JSON.stringify(scope.namespace)}`, { hint: 'Namespaces are compared exactly: check the spelling (memory.sessions.list() shows each session\'s namespace).' });
+  }
   const factPlan = await planFactForget(deps, facts, ids, scope.namespace !== undefined);
   const ops: StoreOp[] = [
     { type: 'delete', sessions: scope.sessionIds, messages: idList, summaries: summaries.map((s) => s.id), facts: factPlan.deleted, jobs: summaries.flatMap((s) => summaryJobKeys(s.level, s.sessionId, s.fromSeq, s.toSeq)) },
@@ -89,11 +93,22 @@ async function summariesBuiltFrom(deps: MemoryDeps, scope: Scope): Promise<Summa
 async function resolveScope(deps: MemoryDeps, target: ForgetTarget): Promise<Scope> {
   if ('messageIds' in target) {
     const found = await deps.store.messages({ ids: target.messageIds });
+    const known = new Set(found.map((m) => m.id));
+    const missing = [...new Set(target.messageIds)].filter((id) => !known.has(id));
+    if (missing.length > 0) {
+      throw new StrataError('NOT_FOUND', `no message with id ${missing.slice(0, 5).map((id) => JSON.stringify(id)).join(', ')}${missing.length > 5 ? ` (and ${missing.length - 5} more)` : ''}; nothing was forgotten`, {
+        hint: 'Pass ids of stored messages (as returned by memory.append or memory.messages); ids are compared exactly.',
+      });
+    }
     const firstSeqBySession = new Map<string, number>();
     for (const m of found) firstSeqBySession.set(m.sessionId, Math.min(m.seq, firstSeqBySession.get(m.sessionId) ?? Infinity));
     return { messageIds: found.map((m) => m.id), sessionIds: [], firstSeqBySession };
   }
   if ('sessionId' in target) {
+    const [session] = await deps.store.sessions({ ids: [target.sessionId] });
+    if (session === undefined) {
+      throw new StrataError('NOT_FOUND', `no session with id ${JSON.stringify(target.sessionId)}; nothing was forgotten`, { hint: 'Pass the id of a stored session (memory.sessions.list() lists them); ids are compared exactly.' });
+    }
     const messages = await deps.store.messages({ sessionId: target.sessionId });
     return { messageIds: messages.map((m) => m.id), sessionIds: [target.sessionId] };
   }

@@ -4,8 +4,8 @@ import type { SearchHit } from '../domain/retrieval.js';
 import type { Session } from '../domain/session.js';
 import { parseWith } from '../config/parse.js';
 import {
-  createSessionSchema, exportSchema, factsListSchema, forgetSchema, getContextSchema, listSessionsSchema,
-  flushSchema, listMessagesSchema, messagesInputSchema, pruneSchema, searchSchema, sessionIdSchema,
+  NAME_HINT, exportSchema, factsListSchema, forgetSchema, limitedInputSchemas, listSessionsSchema,
+  flushSchema, listMessagesSchema, pruneSchema, sessionIdSchema, titleSchema,
 } from '../config/input-schemas.js';
 import { StrataError } from '../errors/strata-error.js';
 import { newId } from '../engine/ids.js';
@@ -40,6 +40,8 @@ const SESSION_HINT = 'Pass the id returned by memory.sessions.create().';
  */
 export class Memory {
   private readonly applyLock = new Mutex();
+  /** Input schemas bounded by `policy.limits`. */
+  private readonly inputs: ReturnType<typeof limitedInputSchemas>;
   /** Sessions whose scheduling failed; retried by flush() and the next append. */
   private readonly unscheduled = new Set<string>();
   private closed = false;
@@ -90,6 +92,7 @@ export class Memory {
 
   /** @internal use createMemory() */
   constructor(private readonly deps: MemoryDeps) {
+    this.inputs = limitedInputSchemas(deps.policy.limits);
     this.recovery = new DegradedRecovery(deps, (error) => (this.lastScheduleError = error));
     this.topics = topicsApi(deps, this.applyLock, (id) => this.requireSession(id), () => this.accesses.settle());
     deps.onThreadSelectorError ??= (error) => (this.lastThreadSelectorError = error);
@@ -158,7 +161,7 @@ export class Memory {
   async append(sessionId: string, message: MessageInput | MessageInput[]): Promise<StoredMessage[]> {
     this.assertOpen();
     const id = parseWith(sessionIdSchema, sessionId, 'sessionId', SESSION_HINT);
-    const inputs = parseWith(messagesInputSchema, Array.isArray(message) ? message : [message], 'message', "Pass { role: 'user' | 'assistant' | 'system' | 'tool', content: string } or an array of them.");
+    const inputs = parseWith(this.inputs.messages, Array.isArray(message) ? message : [message], 'message', `Pass { role: 'user' | 'assistant' | 'system' | 'tool', content: string } or an array of them, content of at most ${this.deps.policy.limits.messageBytes} bytes (policy.limits.messageBytes), metadata as plain JSON; ids follow the naming rules. ${NAME_HINT}`);
     const receipt = await this.deps.store.write({ ops: [{ type: 'appendMessages', sessionId: id, messages: toNewMessages(inputs, this.deps) }] });
     if (this.deps.queue.derivesInline === true) await this.scheduleAfterAppend(id);
     else this.deferred.add([id]);
@@ -205,7 +208,7 @@ export class Memory {
   async getContext(sessionId: string, options: { query?: string; budgetTokens?: number } = {}): Promise<ContextResult> {
     this.assertOpen();
     const session = await this.requireSession(sessionId);
-    const opts = parseWith(getContextSchema, options, 'getContext options', 'budgetTokens must be a positive integer; query a string.');
+    const opts = parseWith(this.inputs.getContext, options, 'getContext options', `budgetTokens must be a positive integer; query a string of at most ${this.deps.policy.limits.queryBytes} bytes (policy.limits.queryBytes).`);
     await this.deferred.settleOne(session.id);
     if (this.unscheduled.has(session.id)) await this.scheduleAfterAppend(session.id);
     const context = await buildContext(this.deps, session, opts.query, opts.budgetTokens ?? this.deps.policy.context.defaultBudgetTokens);
@@ -220,7 +223,7 @@ export class Memory {
    */
   async search(request: { namespace: string; query: string; k?: number; kinds?: ('turn' | 'summary' | 'fact')[]; contextDepth?: number }): Promise<SearchHit[]> {
     this.assertOpen();
-    const req = parseWith(searchSchema, request, 'search request', "Pass { namespace, query, k?, kinds?: ['turn' | 'summary' | 'fact'] }.");
+    const req = parseWith(this.inputs.search, request, 'search request', `Pass { namespace, query, k?, kinds?: ['turn' | 'summary' | 'fact'] }, query of at most ${this.deps.policy.limits.queryBytes} bytes (policy.limits.queryBytes).`);
     const hits = await retrieve(this.deps, { namespace: req.namespace, query: req.query, k: req.k, kinds: req.kinds ?? ['turn', 'summary', 'fact'], day: queryDayFor(this.deps, req.query) });
     this.accesses.add(hits.filter((h) => h.kind === 'turn').map((h) => h.id));
     const out = hits.map(toSearchHit);
@@ -317,7 +320,7 @@ export class Memory {
 
   private async createSession(input: { namespace: string; id?: string; title?: string; metadata?: Record<string, unknown> }): Promise<Session> {
     this.assertOpen();
-    const parsed = parseWith(createSessionSchema, input, 'session', 'Pass { namespace: string, title?, metadata? }.');
+    const parsed = parseWith(this.inputs.createSession, input, 'session', `Pass { namespace: string, title?, metadata? }. ${NAME_HINT}`);
     if (parsed.id && (await this.deps.store.sessions({ ids: [parsed.id] })).length) {
       throw new StrataError('CONFLICT', `session ${parsed.id} already exists`, { hint: 'Use memory.sessions.get(id) to continue it, or omit id to create a new one.' });
     }
@@ -347,7 +350,9 @@ export class Memory {
   }
 
   private async renameSession(id: string, title: string): Promise<Session> {
+    this.assertOpen();
     const session = await this.requireSession(id);
+    title = parseWith(titleSchema, title, 'title', 'Pass a title of one line, at most 500 characters.');
     const renamed = { ...session, title, updatedAt: this.deps.clock.now() };
     await this.deps.store.write({ ops: [{ type: 'putSession', session: renamed }] });
     return renamed;

@@ -1,5 +1,4 @@
-import type { z } from 'zod';
-import type { messageInputSchema } from '../config/input-schemas.js';
+import type { MessageInputParsed } from '../config/input-schemas.js';
 import type { NewMessage } from '../domain/message.js';
 import { newId } from '../engine/ids.js';
 import type { MemoryDeps } from './deps.js';
@@ -9,7 +8,7 @@ import { countTurnTokens } from './turn-tokens.js';
  * Resolves ids and times of validated inputs, and counts each turn's prompt tokens once, to
  * be stored with it. Turns without a time get the clock's now.
  */
-export function toNewMessages(inputs: z.output<typeof messageInputSchema>[], deps: Pick<MemoryDeps, 'clock' | 'tokens'>): NewMessage[] {
+export function toNewMessages(inputs: MessageInputParsed[], deps: Pick<MemoryDeps, 'clock' | 'tokens'>): NewMessage[] {
   const now = deps.clock.now();
   return inputs.map((m) => ({
     id: m.id ?? newId('msg'),

@@ -8,6 +8,7 @@ import { properNouns } from '../engine/proper-nouns.js';
 import { isAboutDay, queryDayOf, type QueryDay } from '../engine/query-day.js';
 import type { LexicalHit, LexicalKind } from '../ports/lexical-index.js';
 import type { MemoryDeps } from './deps.js';
+import { unreadableReason } from './readable.js';
 
 export interface RetrieveRequest {
   namespace: string;
@@ -18,6 +19,15 @@ export interface RetrieveRequest {
   exclude?: ReadonlySet<string>;
   /** The day the query names, if any ({@link queryDayFor}): resolved once for several retrievals of one query. */
   day: QueryDay | null;
+  /** Receives the records left out because they cannot be read ({@link unreadableReason}). */
+  skipped?: SkippedRecord[];
+}
+
+/** A stored record a read left out, and why. */
+export interface SkippedRecord {
+  kind: LexicalKind;
+  id: string;
+  reason: string;
 }
 
 /** The day a query names, if time-aware ranking is on: resolve once for several retrievals of one query. */
@@ -56,12 +66,12 @@ export async function retrieve(deps: MemoryDeps, request: RetrieveRequest): Prom
     turnsViaFacts(deps, request, text, depth),
   ]);
   const lexical = mergeHits(direct, viaFacts);
-  const hydrated = await hydrate(deps, namespace, [...lexical, ...vector.map((id) => ({ id }))]);
+  const hydrated = await hydrate(deps, namespace, [...lexical, ...vector.map((id) => ({ id }))], request.skipped);
   // each expansion is a ranking of its own: a name and a fact object do not dilute each other
   const expansions = [objects.join(' '), nameExpansion(deps, request, lexical, hydrated).join(' ')].filter((t) => t.length > 0);
   const expanded = await Promise.all(expansions.map((t) => deps.lexical.search({ namespace, text: t, kinds, k: depth })));
   const unread = expanded.flat().filter((h) => !hydrated.has(h.id));
-  if (unread.length > 0) for (const [id, hit] of await hydrate(deps, namespace, unread)) hydrated.set(id, hit);
+  if (unread.length > 0) for (const [id, hit] of await hydrate(deps, namespace, unread, request.skipped)) hydrated.set(id, hit);
   const lexicalRanking = await withTurnContext(deps, lexical, hydrated, query);
   const exclude = request.exclude ?? new Set<string>();
   const keep = (id: string) => !exclude.has(id);
@@ -146,7 +156,7 @@ async function withTurnContext(deps: MemoryDeps, lexical: readonly LexicalHit[],
       return m === undefined ? [] : [{ sessionId: m.sessionId, fromSeq: m.seq - 2, toSeq: m.seq + 2 }];
     });
     for (const m of await deps.store.messages({ seqRanges })) {
-      if (placed.has(m.id) || !m.content.trim()) continue;
+      if (placed.has(m.id) || !m.content.trim() || unreadableReason('turn', m) !== undefined) continue;
       placed.set(m.id, m);
       hydrated.set(m.id, turnHit(m));
     }
@@ -232,7 +242,7 @@ async function vectorCandidates(deps: MemoryDeps, namespace: string, query: stri
  * The records of the ids in one namespace, by id. A lexical hit names its kind, so only that
  * table is read for it; an id of unknown kind (a vector match) is looked up in all three.
  */
-async function hydrate(deps: MemoryDeps, namespace: string, wanted: readonly { id: string; kind?: LexicalKind }[]): Promise<Map<string, Retrieved>> {
+async function hydrate(deps: MemoryDeps, namespace: string, wanted: readonly { id: string; kind?: LexicalKind }[], skipped: SkippedRecord[] = []): Promise<Map<string, Retrieved>> {
   const ids: Record<LexicalKind, Set<string>> = { turn: new Set(), summary: new Set(), fact: new Set() };
   for (const { id, kind } of wanted) {
     if (kind !== undefined) ids[kind].add(id);
@@ -245,11 +255,17 @@ async function hydrate(deps: MemoryDeps, namespace: string, wanted: readonly { i
     read(ids.fact, (list) => deps.store.facts({ ids: list })),
   ]);
   const out = new Map<string, Retrieved>();
-  for (const m of messages.filter((r) => r.namespace === namespace)) out.set(m.id, turnHit(m));
-  for (const s of summaries.filter((r) => r.namespace === namespace)) {
+  const readable = <R extends StoredMessage | Summary | Fact>(kind: LexicalKind) => (record: R): boolean => {
+    if (record.namespace !== namespace) return false;
+    const reason = unreadableReason(kind, record);
+    if (reason !== undefined && !skipped.some((s) => s.id === record.id)) skipped.push({ kind, id: record.id, reason });
+    return reason === undefined;
+  };
+  for (const m of messages.filter(readable('turn'))) out.set(m.id, turnHit(m));
+  for (const s of summaries.filter(readable('summary'))) {
     out.set(s.id, { kind: 'summary', id: s.id, text: s.text, score: 0, sessionId: s.sessionId, messageIds: s.sourceMessageIds, createdAt: s.createdAt, record: s });
   }
-  for (const f of facts.filter((r) => r.namespace === namespace)) {
+  for (const f of facts.filter(readable('fact'))) {
     out.set(f.id, { kind: 'fact', id: f.id, text: f.text, score: 0, sessionId: null, messageIds: f.sourceMessageIds, createdAt: f.validFrom, record: f });
   }
   return out;

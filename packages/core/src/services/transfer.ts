@@ -7,7 +7,7 @@ import type { Topic, TurnLink } from '../domain/topic.js';
 import { StrataError } from '../errors/strata-error.js';
 import type { MemoryDeps } from './deps.js';
 import { indexTexts, indexesTurnVectors } from './reindex.js';
-import { formatDay } from './text-format.js';
+import { formatDay, isoTime } from './text-format.js';
 import { withTurnTokens } from './turn-tokens.js';
 
 export const BUNDLE_FORMAT = 'strata-bundle';
@@ -50,7 +50,7 @@ export function renderBundle(bundle: ExportBundle, format: ExportFormat): string
     case 'markdown':
       return renderMarkdown(bundle);
     case 'text':
-      return bundle.sessions.flatMap((s) => s.messages.map((m) => `[${new Date(m.createdAt).toISOString()}] ${m.role}${m.name ? ` (${m.name})` : ''}: ${m.content}`)).join('\n') + '\n';
+      return bundle.sessions.flatMap((s) => s.messages.map((m) => `[${isoTime(m.createdAt)}] ${m.role}${m.name ? ` (${m.name})` : ''}: ${m.content}`)).join('\n') + '\n';
   }
 }
 
@@ -64,20 +64,20 @@ function toOpenAiLine(m: StoredMessage): string {
     ...(m.toolCallId ? { tool_call_id: m.toolCallId } : {}),
     id: m.id,
     seq: m.seq,
-    created_at: new Date(m.createdAt).toISOString(),
+    created_at: isoTime(m.createdAt),
   });
 }
 
 function renderMarkdown(bundle: ExportBundle): string {
   const out: string[] = [];
   for (const { session, messages, summaries } of bundle.sessions) {
-    out.push(`# ${session.title ?? session.id}`, '', `- session: \`${session.id}\``, `- namespace: \`${session.namespace}\``, `- created: ${new Date(session.createdAt).toISOString()}`, '');
+    out.push(`# ${session.title ?? session.id}`, '', `- session: \`${session.id}\``, `- namespace: \`${session.namespace}\``, `- created: ${isoTime(session.createdAt)}`, '');
     const synopsis = summaries.find((s) => s.level === 'synopsis');
     if (synopsis) out.push('## Synopsis', '', synopsis.text, '');
     const batches = summaries.filter((s) => s.level === 'batch');
     if (batches.length) out.push('## Summaries', '', ...batches.map((s) => `- turns ${s.fromSeq}-${s.toSeq}: ${s.text}`), '');
     out.push('## Messages', '');
-    for (const m of messages) out.push(`**${m.role}${m.name ? ` (${m.name})` : ''}** · ${new Date(m.createdAt).toISOString()} · #${m.seq}`, '', m.content, '');
+    for (const m of messages) out.push(`**${m.role}${m.name ? ` (${m.name})` : ''}** · ${isoTime(m.createdAt)} · #${m.seq}`, '', m.content, '');
   }
   if (bundle.facts.length) {
     out.push('## Facts', '', ...bundle.facts.map((f) => `- ${f.text} (${formatDay(f.validFrom)}${f.validTo ? ` – ${formatDay(f.validTo)}, superseded` : ', current'})`), '');

@@ -98,3 +98,27 @@ describe('toModelError', () => {
     expect(mapped.hint.length).toBeGreaterThan(10);
   });
 });
+
+describe('deriveJob within policy.limits', () => {
+  const fact = (text: string) => ({ subject: 'user', predicate: 'note', object: text, text, sourceMessageIds: ['m1'], validFrom: T, confidence: 0.9 });
+  const withExtractor = (facts: ReturnType<typeof fact>[], limits: Record<string, number> = {}) => ({
+    summarizer: new ExtractiveSummarizer({ tokens: new TiktokenTokenCounter() }),
+    extractor: { name: 'listing', extract: async () => facts },
+    embeddings: new HashingEmbeddings(),
+    policy: policySchema.parse({ limits }),
+  });
+
+  it('fails the job, not retried, when the extractor returns more facts than factsPerDerivation', async () => {
+    const many = Array.from({ length: 6 }, (_, i) => fact(`User noted thing ${i}.`));
+    const error = await deriveJob(ingest, withExtractor(many, { factsPerDerivation: 5 }), { number: 1, isFinal: false }).catch((e: unknown) => e);
+    expect(StrataError.is(error, 'INVALID_INPUT')).toBe(true);
+    expect((error as StrataError).message).toMatch(/6 facts for 2 turns.*factsPerDerivation \(5\)/);
+    const result = await deriveJob(ingest, withExtractor(many.slice(0, 5), { factsPerDerivation: 5 }), { number: 1, isFinal: false });
+    expect('facts' in result ? result.facts : []).toHaveLength(5);
+  });
+
+  it('leaves out a fact longer than factChars', async () => {
+    const result = await deriveJob(ingest, withExtractor([fact('User lives in Lisbon.'), fact(`User pasted ${'notes '.repeat(50)}`)], { factChars: 100 }), { number: 1, isFinal: false });
+    expect('facts' in result ? result.facts.map((f) => f.text) : []).toEqual(['User lives in Lisbon.']);
+  });
+});

@@ -1,0 +1,22 @@
+import type { Fact, Summary } from '../domain/derived.js';
+import type { StoredMessage } from '../domain/message.js';
+import { MAX_EPOCH_MS } from '../config/text-rules.js';
+
+/**
+ * Why a stored record cannot be shown in a context, or undefined when it can. Input is checked
+ * before it is stored, but a file written by an older version (or edited by hand) may hold a
+ * time no Date can hold, or a record missing its provenance: such a record is left out of a
+ * read and reported, never allowed to make the read of its whole namespace throw.
+ */
+export function unreadableReason(kind: 'turn' | 'summary' | 'fact', record: StoredMessage | Summary | Fact): string | undefined {
+  const times: [string, unknown][] =
+    kind === 'fact' ? [['validFrom', (record as Fact).validFrom], ['createdAt', (record as Fact).createdAt]] : [['createdAt', record.createdAt]];
+  for (const [field, value] of times) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) > MAX_EPOCH_MS) return `${field} ${String(value)} is not a time a Date can hold`;
+  }
+  if (kind === 'turn') return typeof (record as StoredMessage).content === 'string' ? undefined : 'content is not text';
+  const derived = record as Summary | Fact;
+  if (typeof derived.text !== 'string') return 'text is not text';
+  if (!Array.isArray(derived.sourceMessageIds)) return 'sourceMessageIds is missing';
+  return undefined;
+}

@@ -1,0 +1,5 @@
+import { describeMemoryBoundaryContract } from '@strata/testkit';
+import { tempFileStores } from './fixtures/temp-file-stores.js';
+
+const stores = tempFileStores('strata-boundary-');
+describeMemoryBoundaryContract('SQLite store (temp file)', { createStore: stores.create, destroy: stores.destroy });

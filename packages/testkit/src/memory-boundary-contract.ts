@@ -1,0 +1,184 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { StrataError, createMemory, type Memory, type PolicyInput, type SessionStore, type StrataErrorCode } from '@strata/core';
+
+export interface MemoryBoundaryContractOptions {
+  /** A fresh, empty store of the adapter under test (it must also be a TopicStore and LexicalIndex, as the bundled stores are). */
+  createStore: () => Promise<SessionStore>;
+  /** Removes what the store left behind (temp files), after it is closed. */
+  destroy?: (store: SessionStore) => Promise<void>;
+}
+
+/** Small limits, so that going over them costs the suite little. */
+const LIMITS = { messageBytes: 4_096, queryBytes: 512, metadataBytes: 1_024, factChars: 300 } as const;
+
+async function expectRejected(call: Promise<unknown>, code: StrataErrorCode, message?: RegExp): Promise<StrataError> {
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(StrataError.is(error, code), `expected StrataError ${code}, got ${String(error)}`).toBe(true);
+  const strata = error as StrataError;
+  expect(strata.hint.length).toBeGreaterThan(10);
+  if (message) expect(strata.message).toMatch(message);
+  return strata;
+}
+
+/**
+ * What a careless or hostile caller sends through the public Memory API, on one store: every
+ * rejection is a StrataError with a code and a hint and writes nothing, a record the store
+ * already holds can never make a read of its namespace throw, and the answers are the same on
+ * every store (names are exact, metadata is plain JSON, text is well-formed).
+ */
+export function describeMemoryBoundaryContract(name: string, options: MemoryBoundaryContractOptions): void {
+  describe(`${name}: input at the Memory boundary`, () => {
+    let memory: Memory | undefined;
+    let store: SessionStore | undefined;
+
+    const open = async (policy: PolicyInput = {}): Promise<Memory> => {
+      store = await options.createStore();
+      memory = await createMemory({ store, policy: { limits: LIMITS, ...policy } });
+      return memory;
+    };
+
+    afterEach(async () => {
+      await memory?.close();
+      if (store !== undefined) await options.destroy?.(store);
+      memory = undefined;
+      store = undefined;
+    });
+
+    it('rejects times no Date can hold, writes nothing, and the namespace stays readable', async () => {
+      const m = await open();
+      const session = await m.sessions.create({ namespace: 'times' });
+      await m.append(session.id, { role: 'user', content: 'I moved to Lisbon last spring.' });
+      for (const createdAt of [9e15, 1e300, -1, Number.NaN, Number.POSITIVE_INFINITY, 'not a date', '1969-12-31T00:00:00Z']) {
+        await expectRejected(m.append(session.id, [{ role: 'user', content: 'fine' }, { role: 'user', content: 'bad time', createdAt }]), 'INVALID_INPUT', /createdAt/);
+      }
+      // the whole call is rejected: not even the valid message before the bad one is stored
+      expect((await m.messages(session.id)).map((x) => x.content)).toEqual(['I moved to Lisbon last spring.']);
+      await m.append(session.id, { role: 'user', content: 'latest time a Date holds', createdAt: 8.64e15 });
+      await m.flush();
+      const context = await m.getContext(session.id, { query: 'Lisbon' });
+      expect(context.messages.length).toBeGreaterThan(0);
+      const bundle = await m.export(session.id, { format: 'markdown' });
+      expect(bundle).toContain('+275760-09-13');
+    });
+
+    it('keeps namespaces exact: whitespace, invisible characters and non-NFC names are rejected, never merged', async () => {
+      const m = await open();
+      const alice = await m.sessions.create({ namespace: 'alice' });
+      await m.append(alice.id, { role: 'user', content: 'My name is Alice.' });
+      for (const namespace of ['alice\u00A0', ' alice', 'alice ', 'ali\u200Bce', 'al\u0000ice', 'ali\tce', 'cafe\u0301', 'ali\u2028ce', '\uD800alice', '']) {
+        const error = await expectRejected(m.sessions.create({ namespace }), 'INVALID_INPUT', /namespace/);
+        expect(error.hint).toMatch(/exactly/);
+      }
+      expect((await m.sessions.list()).map((s) => s.namespace)).toEqual(['alice']);
+      // a lookup is exact too: the look-alike finds nothing instead of alice's data
+      expect(await m.sessions.list({ namespace: 'alice\u00A0' })).toEqual([]);
+      expect(await m.search({ namespace: 'alice\u00A0', query: 'Alice' })).toEqual([]);
+      // names in NFC with spaces inside and other scripts are fine
+      for (const namespace of ['café', 'team blue', '東京', 'user:42/prod']) expect((await m.sessions.create({ namespace })).namespace).toBe(namespace);
+      await expectRejected(m.sessions.create({ namespace: 'ok', id: ' padded-id' }), 'INVALID_INPUT', /id/);
+      await expectRejected(m.append(alice.id, { role: 'user', content: 'x', id: 'id\u200B' }), 'INVALID_INPUT', /id/);
+    });
+
+    it('enforces the size limits with an error naming the limit, never by cutting', async () => {
+      const m = await open();
+      const session = await m.sessions.create({ namespace: 'sizes' });
+      const atLimit = 'a'.repeat(LIMITS.messageBytes);
+      const [stored] = await m.append(session.id, { role: 'user', content: atLimit });
+      expect(stored?.content).toBe(atLimit);
+      // bytes, not characters: 1,366 three-byte characters are over 4,096 bytes
+      await expectRejected(m.append(session.id, { role: 'user', content: '€'.repeat(1_366) }), 'INVALID_INPUT', /messageBytes|4096/);
+      await expectRejected(m.append(session.id, { role: 'user', content: `${atLimit}b` }), 'INVALID_INPUT', /4096/);
+      await expectRejected(m.getContext(session.id, { query: 'q'.repeat(LIMITS.queryBytes + 1) }), 'INVALID_INPUT', /query/);
+      await expectRejected(m.search({ namespace: 'sizes', query: 'q'.repeat(LIMITS.queryBytes + 1) }), 'INVALID_INPUT', /query/);
+      await expectRejected(m.append(session.id, { role: 'user', content: 'meta', metadata: { blob: 'x'.repeat(LIMITS.metadataBytes) } }), 'INVALID_INPUT', /metadata/);
+      await expectRejected(m.sessions.create({ namespace: 'sizes', metadata: { blob: 'x'.repeat(LIMITS.metadataBytes) } }), 'INVALID_INPUT', /metadata/);
+      expect(await m.messages(session.id)).toHaveLength(1);
+    });
+
+    it('accepts only plain JSON metadata, the same on every store', async () => {
+      const m = await open();
+      const session = await m.sessions.create({ namespace: 'meta' });
+      const cyclic: Record<string, unknown> = { a: 1 };
+      cyclic.self = cyclic;
+      const bad: unknown[] = [{ n: 10n }, cyclic, { f: () => 1 }, { when: new Date(0) }, { map: new Map() }, { n: Number.NaN }, { list: [undefined] }, { s: '\uDC00' }];
+      for (const metadata of bad) {
+        await expectRejected(m.append(session.id, { role: 'user', content: 'x', metadata: metadata as Record<string, unknown> }), 'INVALID_INPUT', /metadata/);
+        await expectRejected(m.sessions.create({ namespace: 'meta', metadata: metadata as Record<string, unknown> }), 'INVALID_INPUT', /metadata/);
+      }
+      const [stored] = await m.append(session.id, { role: 'user', content: 'ok', metadata: { nested: { list: [1, 'two', null, true] }, gone: undefined } });
+      const expected = { nested: { list: [1, 'two', null, true] } };
+      expect(stored?.metadata).toEqual(expected);
+      expect((await m.messages(session.id))[0]?.metadata).toEqual(expected);
+      expect(Object.keys((await m.messages(session.id))[0]?.metadata ?? {})).toEqual(['nested']);
+    });
+
+    it('rejects lone surrogates in text and keeps every other character exactly', async () => {
+      const m = await open();
+      const session = await m.sessions.create({ namespace: 'unicode' });
+      await expectRejected(m.append(session.id, { role: 'user', content: 'broken \uD83D text' }), 'INVALID_INPUT', /surrogate/);
+      await expectRejected(m.append(session.id, { role: 'user', content: 'x', name: '\uDE00' }), 'INVALID_INPUT', /surrogate/);
+      const text = 'emoji 🤖 combining é, RTL مرحبا, NUL \u0000 and zero-width \u200B kept';
+      await m.append(session.id, { role: 'user', content: text });
+      expect((await m.messages(session.id)).map((x) => x.content)).toEqual([text]);
+    });
+
+    it('validates a rename, and keeps the old title when it is rejected', async () => {
+      const m = await open();
+      const session = await m.sessions.create({ namespace: 'titles', title: 'Trip planning' });
+      for (const title of [42, 'x'.repeat(501), 'two\nlines', '\uD800', undefined]) {
+        await expectRejected(m.sessions.rename(session.id, title as string), 'INVALID_INPUT', /title/);
+      }
+      expect((await m.sessions.get(session.id))?.title).toBe('Trip planning');
+      expect((await m.sessions.rename(session.id, 'Trip to Porto')).title).toBe('Trip to Porto');
+      await expectRejected(m.sessions.rename('ses_missing', 'x'), 'NOT_FOUND');
+    });
+
+    it('forget of something that does not exist is NOT_FOUND and forgets nothing', async () => {
+      const m = await open();
+      const session = await m.sessions.create({ namespace: 'forget' });
+      const [kept] = await m.append(session.id, { role: 'user', content: 'keep me' });
+      await expectRejected(m.forget({ messageIds: ['msg_missing'] }), 'NOT_FOUND', /msg_missing/);
+      await expectRejected(m.forget({ messageIds: [kept?.id ?? '', 'msg_missing'] }), 'NOT_FOUND', /msg_missing/);
+      await expectRejected(m.forget({ sessionId: 'ses_missing' }), 'NOT_FOUND');
+      await expectRejected(m.sessions.delete('ses_missing'), 'NOT_FOUND');
+      await expectRejected(m.forget({ namespace: 'no-such-namespace' }), 'NOT_FOUND');
+      expect((await m.messages(session.id)).map((x) => x.content)).toEqual(['keep me']);
+      expect((await m.forget({ messageIds: [kept?.id ?? ''] })).messages).toBe(1);
+    });
+
+    it('stores a long message whole and keeps it out of fact text; the context still answers', async () => {
+      const m = await open();
+      const session = await m.sessions.create({ namespace: 'long' });
+      await m.append(session.id, { role: 'user', content: 'I adopted a cat called Miso last week.' });
+      const long = Array.from({ length: 45 }, (_, i) => `Line ${i} of my pasted notes about the quarterly budget review without any full stop`).join(' ');
+      expect(long.length).toBeGreaterThan(LIMITS.factChars * 10);
+      await m.append(session.id, { role: 'user', content: long });
+      await m.append(session.id, { role: 'user', content: 'Anyway, I also started learning the cello.' });
+      await m.flush();
+      expect((await m.messages(session.id))[1]?.content).toBe(long);
+      const facts = await m.facts.list({ namespace: 'long' });
+      expect(facts.length).toBeGreaterThan(0);
+      for (const fact of facts) expect(fact.text.length).toBeLessThanOrEqual(LIMITS.factChars);
+      const context = await m.getContext(session.id, { query: 'What is the cat called?', budgetTokens: 400 });
+      expect(context.manifest.some((item) => item.included)).toBe(true);
+    });
+
+    it('leaves a stored record that cannot be read out of a context, reports it, and reads the rest', async () => {
+      const m = await open();
+      const session = await m.sessions.create({ namespace: 'damaged' });
+      await m.append(session.id, { role: 'user', content: 'My sister Lena lives in Seoul.' });
+      // a row written by an older version, bypassing today's checks
+      const receipt = await store?.write({ ops: [{ type: 'appendMessages', sessionId: session.id, messages: [{ id: 'msg_old_row', role: 'user', content: 'Lena visited Seoul in spring.', createdAt: 9e15, metadata: {} }] }] });
+      expect(receipt?.messages).toHaveLength(1);
+      const context = await m.getContext(session.id, { query: 'Where does Lena live?' });
+      const entry = context.manifest.find((item) => item.id === 'msg_old_row');
+      expect(entry?.included).toBe(false);
+      expect(entry?.reason).toMatch(/skipped: .*createdAt/);
+      expect(context.manifest.some((item) => item.included)).toBe(true);
+      expect(await m.export(session.id, { format: 'markdown' })).toContain('invalid time (9000000000000000)');
+    });
+  });
+}
