@@ -156,7 +156,8 @@ function requireRedis(config: CliConfig): string {
 
 function ensureDir(dir: string): void {
   try {
-    mkdirSync(dir, { recursive: true });
+    // owner only: it holds every conversation (directories that exist keep their mode)
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (error) {
     throw new StrataError('BACKEND_UNAVAILABLE', `cannot create the data directory ${dir}`, {
       hint: 'Pass --data-dir or set STRATA_DATA_DIR to a writable directory.',

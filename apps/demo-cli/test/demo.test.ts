@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, readDb, runCli } from './support/cli.js';
@@ -33,6 +33,9 @@ describe('strata demo (the built CLI, spawned as a user runs it)', () => {
 
     // the database holds what the demo printed
     expect(existsSync(file)).toBe(true);
+    // the data directory and the database are private to the user
+    expect((statSync(sandbox.dataDir).mode & 0o777).toString(8)).toBe('700');
+    expect((statSync(file).mode & 0o777).toString(8)).toBe('600');
     readDb(sandbox.dataDir, (db) => {
       expect(db.prepare('SELECT COUNT(*) FROM messages').pluck().get()).toBe(21);
       const livesIn = db.prepare("SELECT object, valid_to IS NULL AS current FROM facts WHERE predicate = 'lives_in' ORDER BY valid_from").all();

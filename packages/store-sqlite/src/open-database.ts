@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { analyzeText, StrataError } from '@strata/core';
@@ -30,9 +30,14 @@ export function openDatabase(options: SqliteOpenOptions): Database.Database {
   let db: Database.Database | undefined;
   try {
     assertDirectoryExists(file);
+    createPrivately(file);
     db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
     db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
     db.pragma('foreign_keys = ON');
+    // deleted content is overwritten with zeros, so forgotten text does not linger in free space
+    db.pragma('secure_delete = ON');
+    // a new file gives freed pages back (PRAGMA incremental_vacuum after a forget); set before its first table
+    if ((db.pragma('page_count', { simple: true }) as number) === 0) db.pragma('auto_vacuum = INCREMENTAL');
     if (options.maxPageCount !== undefined) db.pragma(`max_page_count = ${options.maxPageCount}`);
     db.function('strata_terms', { deterministic: true }, (text: unknown) => analyzeText(String(text ?? '')).join(' '));
     migrate(db, file);
@@ -43,6 +48,20 @@ export function openDatabase(options: SqliteOpenOptions): Database.Database {
   } catch (error) {
     db?.close();
     throw toStrataError(error, file);
+  }
+}
+
+/**
+ * Creates a new database file readable by its owner only (0600) before SQLite opens it: SQLite
+ * creates the WAL and shared-memory files with the database file's permissions.
+ */
+function createPrivately(file: string): void {
+  if (file === '' || file === ':memory:' || file.startsWith('file:') || existsSync(file)) return;
+  try {
+    closeSync(openSync(file, 'wx', 0o600));
+  } catch (error) {
+    // another process created it in between: it is theirs to have set up
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
 }
 

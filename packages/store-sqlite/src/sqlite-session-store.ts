@@ -88,14 +88,22 @@ export class SqliteSessionStore implements SessionStore, LexicalIndex, TopicStor
     this.applyBatch = (batch) => {
       const { receipt, epochs } = transaction.immediate(batch);
       this.lexical.applied(batch.ops, receipt.messages, epochs);
-      this.checkpoints.afterCommit();
+      // forgotten means gone: the deleted bytes leave the WAL now, not at the next checkpoint
+      if (receipt.applied && batch.ops.some(deletesRows)) this.checkpoints.scrub();
+      else this.checkpoints.afterCommit();
       return receipt;
     };
     // Topic writes leave indexed text as it was (a cold turn is indexed restored): no lexical epoch.
     const applyTopics = prepareTopicWrites(db);
+    const titleOf = db.prepare<[string], string>('SELECT title FROM topics WHERE id = ?').pluck();
+    // a topic deleted or retitled after a forget held the forgotten turn's words in its title
+    const removesText = (ops: TopicOp[]): boolean =>
+      ops.some((op) => (op.type === 'deleteTopics' && op.ids.length > 0) || (op.type === 'putTopics' && op.topics.some((t) => (titleOf.get(t.id) ?? t.title) !== t.title)));
     this.applyTopics = (ops) => {
+      const scrub = removesText(ops);
       applyTopics(ops);
-      this.checkpoints.afterCommit();
+      if (scrub) this.checkpoints.scrub();
+      else this.checkpoints.afterCommit();
     };
   }
 
@@ -219,4 +227,13 @@ export async function createSqliteSessionStore(options: SqliteSessionStoreOption
     db.close();
     throw toStrataError(error, options.path);
   }
+}
+
+/**
+ * Whether a write step forgets turns or sessions (with what was derived from them, in the same
+ * batch): their text must then leave the file and the WAL. A synopsis replaced by a newer one
+ * is not forgotten, and derivation would pay a checkpoint for each.
+ */
+function deletesRows(op: WriteBatch['ops'][number]): boolean {
+  return op.type === 'delete' && ((op.sessions?.length ?? 0) > 0 || (op.messages?.length ?? 0) > 0);
 }

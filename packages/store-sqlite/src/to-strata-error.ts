@@ -5,6 +5,9 @@ interface SqliteLikeError {
   message?: unknown;
 }
 
+/** Node's file-system errors that mean the file cannot be created or opened there. */
+const FILE_ERRORS = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOENT', 'ENOTDIR', 'EISDIR', 'EIO']);
+
 /**
  * The one place where SQLite's errors become strata's. `file` names the database in every
  * message, since "database is locked" alone does not say which one.
@@ -24,7 +27,7 @@ export function toStrataError(error: unknown, file: string): StrataError {
   if (code.startsWith('SQLITE_CONSTRAINT')) {
     return new StrataError('CONFLICT', `${where}: ${detail}`, { hint: 'An id or seq is already taken; use a fresh id.', cause: error });
   }
-  if (code === 'SQLITE_FULL') {
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC') {
     return new StrataError('BACKEND_UNAVAILABLE', `${where}: the disk (or the database's size limit) is full`, {
       hint: 'Free disk space, or prune old sessions (strata prune --days N), then retry. Nothing of the failed write was stored.',
       cause: error,
@@ -37,7 +40,8 @@ export function toStrataError(error: unknown, file: string): StrataError {
       cause: error,
     });
   }
-  if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_PERM') || code.startsWith('SQLITE_IOERR')) {
+  // the E* codes: creating the file (owner-only) before SQLite opens it
+  if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_PERM') || code.startsWith('SQLITE_IOERR') || FILE_ERRORS.has(code)) {
     return new StrataError('BACKEND_UNAVAILABLE', `${where} cannot be opened or written (${detail})`, {
       hint: 'Check that the file and its directory exist and are writable by this process (SQLite also writes -wal and -shm files beside it).',
       cause: error,

@@ -18,6 +18,8 @@ const FRAME_HEADER_BYTES = 24;
  * between each other's writes would otherwise let it grow without bound (checkpoint starvation).
  */
 const STARVED_WAIT_MS = 200;
+/** How long the checkpoint after a deletion waits for other connections' readers and writers. */
+const SCRUB_WAIT_MS = 1000;
 
 /**
  * Keeps WAL checkpoints out of callers' writes. SQLite's auto-checkpoint runs inside the
@@ -76,6 +78,22 @@ export class WalCheckpointer {
     this.pending.unref();
   }
 
+  /**
+   * After a commit that deleted rows (secure_delete has zeroed them in the pages it wrote):
+   * checkpoints at once with TRUNCATE, waiting up to `waitMs` for other connections, so the
+   * WAL frames that still hold the deleted bytes are gone from disk, then gives freed pages
+   * back to the file system (incremental vacuum, where the file has it). Never throws: the
+   * deletion is committed. Returns whether the WAL was emptied; when a reader kept it busy,
+   * a later checkpoint (and closing the last connection) does it.
+   */
+  scrub(waitMs = SCRUB_WAIT_MS): boolean {
+    if (!this.db.open) return false;
+    this.close();
+    const emptied = this.walFile === null || this.checkpoint(waitMs);
+    this.guarded(() => this.db.pragma('incremental_vacuum'));
+    return emptied;
+  }
+
   /** Drops a scheduled checkpoint (before the connection closes). */
   close(): void {
     if (this.pending !== undefined) clearImmediate(this.pending);
@@ -90,14 +108,14 @@ export class WalCheckpointer {
    * Past the backstop (`waitMs` > 0) it waits that long for them instead: that one commit pays
    * the wait, and the WAL stays bounded when several processes keep it busy.
    */
-  private checkpoint(waitMs = 0): void {
+  private checkpoint(waitMs = 0): boolean {
     this.pending = undefined;
-    if (!this.db.open) return;
+    if (!this.db.open) return false;
     // Never throws: in the gap there is no caller to tell (a throw would end the process), and
     // after a commit the caller would take a stored write for a failed one. A later checkpoint
     // or auto-checkpoint does the work; an I/O error that persists fails a later write.
     const busyTimeout = this.guarded(() => this.db.pragma('busy_timeout', { simple: true }) as number);
-    if (busyTimeout === undefined) return;
+    if (busyTimeout === undefined) return false;
     const result = this.guarded(() => {
       this.db.pragma(`busy_timeout = ${waitMs}`);
       return this.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number }[];
@@ -110,13 +128,14 @@ export class WalCheckpointer {
     const lockedOut = result?.[0]?.busy === 1 && result[0].log === -1;
     if (lockedOut && size >= this.backstopBytes) {
       this.mark = this.backstopBytes;
-      return;
+      return false;
     }
     // Otherwise the next one comes after softBytes more of WAL (at the latest at the backstop,
     // where it waits), or once the WAL restarts. Until then a checkpoint that could not finish
     // (a reader on old frames, another process's WAL that is never cut back) is not retried at
     // every commit; nor is one that waited in vain, so a stuck reader costs one wait per softBytes.
     this.mark = waitMs > 0 ? size + this.softBytes : Math.min(size + this.softBytes, this.backstopBytes);
+    return result?.[0]?.busy === 0 && size === 0;
   }
 
   /** The WAL file's size; 0 when it cannot be read (checkpoints are then left to the backstop). */

@@ -117,7 +117,7 @@ async function exportSession(state: ChatState, arg: string): Promise<void> {
   if (!resolved) throw new StrataError('INVALID_INPUT', `/export needs a format: json, jsonl, md or txt (got ${JSON.stringify(format)})`, { hint: 'e.g. /export md' });
   const text = await state.memory.export(state.session.id, { format: resolved });
   const target = file ?? join(state.config.dataDir, 'exports', `${state.session.id}.${format}`);
-  mkdirSync(join(target, '..'), { recursive: true });
-  writeFileSync(target, text);
+  mkdirSync(join(target, '..'), { recursive: true, mode: 0o700 });
+  writeFileSync(target, text, { mode: 0o600 });
   state.print(`exported to ${target}`);
 }

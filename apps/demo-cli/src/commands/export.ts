@@ -31,7 +31,7 @@ export function registerExportCommand(program: Command): void {
         const format = EXPORT_FORMATS[options.format]!;
         const text = id === undefined ? await exportAll(memory, context, format) : await exportOne(memory, id, format);
         if (!options.output) return void process.stdout.write(text);
-        writeFileSync(options.output, text);
+        writeFileSync(options.output, text, { mode: 0o600 });
         note(`wrote ${options.output} (${options.format}, ${Buffer.byteLength(text)} bytes)`);
       }),
     );
