@@ -7,7 +7,7 @@ export type { Policy, PolicyInput } from './config/policy.js';
 export type { ContextResult, PendingReport } from './services/context.js';
 export type { ForgetReport, ForgetTarget } from './services/forget.js';
 export type { ReindexReport } from './services/reindex.js';
-export type { ExportBundle, ExportFormat, ImportReport } from './services/transfer.js';
+export type { ExportBundle, ExportFormat, ImportOptions, ImportReport } from './services/transfer.js';
 export { BUNDLE_FORMAT, BUNDLE_VERSION } from './services/transfer.js';
 export { toLangChainMessage } from './services/to-langchain.js';
 

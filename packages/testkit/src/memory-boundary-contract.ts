@@ -166,6 +166,85 @@ export function describeMemoryBoundaryContract(name: string, options: MemoryBoun
       expect(context.manifest.some((item) => item.included)).toBe(true);
     });
 
+    /** A second memory on a fresh store of the same adapter, closed (and destroyed) by `run`'s end. */
+    async function withSecond<T>(run: (second: Memory) => Promise<T>): Promise<T> {
+      const secondStore = await options.createStore();
+      const second = await createMemory({ store: secondStore, policy: { limits: LIMITS } });
+      try {
+        return await run(second);
+      } finally {
+        await second.close();
+        await options.destroy?.(secondStore);
+      }
+    }
+
+    async function exported(m: Memory, namespace: string, lines: string[], at = Date.UTC(2026, 0, 5)): Promise<{ sessionId: string; bundle: Record<string, any> }> {
+      const session = await m.sessions.create({ namespace });
+      await m.append(session.id, lines.map((content, i) => ({ role: i % 2 ? ('assistant' as const) : ('user' as const), content, createdAt: at + i * 60_000 })));
+      await m.flush();
+      return { sessionId: session.id, bundle: JSON.parse(await m.export(session.id, { format: 'json' })) as Record<string, any> };
+    }
+
+    // long enough for a batch summary to leave the immediate tier
+    const CHAT = ['I live in Lisbon now.', 'Nice, Lisbon is sunny.', 'My sister Lena is a nurse.', 'That sounds demanding.', 'I adopted a cat called Miso.', 'Cute name!', ...Array.from({ length: 26 }, (_, i) => `We went over the garden plan, part ${i + 1}.`)];
+
+    it('checks a whole bundle before writing: a bad record is named by its path and nothing is written', async () => {
+      const m = await open();
+      const { bundle } = await exported(m, 'source', CHAT);
+      await withSecond(async (target) => {
+        const variants: [string, (b: Record<string, any>) => void, RegExp][] = [
+          ['a time no Date holds', (b) => (b.sessions[0].messages[3].createdAt = 9e15), /sessions\[0\]\.messages\[3\]\.createdAt|messages.*3.*createdAt/],
+          ['a summary without provenance', (b) => delete b.sessions[0].summaries[0]?.sourceMessageIds, /summaries/],
+          ['a fact of another namespace', (b) => (b.facts[0].namespace = 'victim'), /facts\[0\]\.namespace/],
+          ['a message of another namespace', (b) => (b.sessions[0].messages[1].namespace = 'victim'), /messages\[1\]\.namespace/],
+          ['a message of another session', (b) => (b.sessions[0].messages[2].sessionId = 'ses_elsewhere'), /messages\[2\]\.sessionId/],
+          ['a lone surrogate', (b) => (b.sessions[0].messages[0].content = 'x\uD800'), /surrogate/],
+          ['metadata that is not an object', (b) => (b.sessions[0].messages[0].metadata = 'oops'), /metadata/],
+        ];
+        expect(bundle.sessions[0].summaries.length).toBeGreaterThan(0);
+        for (const [what, spoil, path] of variants) {
+          const copy = JSON.parse(JSON.stringify(bundle)) as Record<string, any>;
+          spoil(copy);
+          const error = await expectRejected(target.import(copy), 'INVALID_INPUT');
+          expect(error.message, what).toMatch(path);
+        }
+        expect(await target.sessions.list()).toEqual([]);
+        expect(await target.facts.list({ namespace: 'source', includeSuperseded: true })).toEqual([]);
+        expect(await target.facts.list({ namespace: 'victim', includeSuperseded: true })).toEqual([]);
+        // the untouched bundle imports
+        expect((await target.import(bundle)).messages).toBe(CHAT.length);
+      });
+    });
+
+    it('imports a backup beside a current fact of the same slot (the newer stays current), merges and re-targets', async () => {
+      const m = await open();
+      const { bundle } = await exported(m, 'home', CHAT, Date.UTC(2026, 0, 5));
+      await withSecond(async (target) => {
+        const moved = await target.sessions.create({ namespace: 'home' });
+        await target.append(moved.id, { role: 'user', content: 'I live in Oslo now.', createdAt: Date.UTC(2026, 5, 1) });
+        await target.flush();
+        const report = await target.import(bundle);
+        expect(report.superseded).toBeGreaterThanOrEqual(1);
+        const livesIn = (await target.facts.list({ namespace: 'home', includeSuperseded: true })).filter((f) => f.predicate === 'lives_in');
+        expect(livesIn.filter((f) => f.validTo === undefined).map((f) => f.object)).toEqual(['Oslo']);
+        expect(livesIn.map((f) => f.object).sort()).toEqual(['Lisbon', 'Oslo']);
+        // again: CONFLICT without merge, nothing doubled with it
+        await expectRejected(target.import(bundle), 'CONFLICT');
+        const merged = await target.import(bundle, { merge: true });
+        expect(merged.skipped.sessions).toBe(1);
+        expect(merged.sessions).toBe(0);
+        expect(await target.sessions.list({ namespace: 'home' })).toHaveLength(2);
+      });
+      await withSecond(async (target) => {
+        const report = await target.import(bundle, { namespace: 'copy' });
+        expect(report.sessions).toBe(1);
+        expect(await target.sessions.list({ namespace: 'home' })).toEqual([]);
+        expect((await target.sessions.list({ namespace: 'copy' })).map((s) => s.namespace)).toEqual(['copy']);
+        expect((await target.facts.list({ namespace: 'copy' })).length).toBeGreaterThan(0);
+        await expectRejected(target.import(bundle, { namespace: 'bad\u00A0' }), 'INVALID_INPUT', /namespace/);
+      });
+    });
+
     it('leaves a stored record that cannot be read out of a context, reports it, and reads the rest', async () => {
       const m = await open();
       const session = await m.sessions.create({ namespace: 'damaged' });

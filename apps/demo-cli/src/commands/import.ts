@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import { StrataError, type ExportBundle, type ImportReport, type Memory } from '@strata/core';
+import { StrataError, type ExportBundle, type ImportOptions, type ImportReport, type Memory } from '@strata/core';
 import { count, print, printJson } from '../format/output.js';
 import { startDerivationBar, startProgress } from '../format/progress.js';
 import { withMemory } from '../run-command.js';
@@ -17,38 +17,46 @@ export function registerImportCommand(program: Command): void {
     .command('import <file>')
     .description('import a JSON bundle from `strata export` (sessions keep their ids), or a JSONL transcript as a new session')
     .option('--title <title>', 'title of the new session (JSONL only; default: the file name)')
+    .option('--merge', 'skip sessions and facts that exist already (a current fact is superseded by a newer one of its slot)')
     .option('--json', 'print the report as JSON')
-    .action(async (file: string, options: { title?: string; json?: boolean }, command: Command) =>
+    .addHelpText('after', '\nWith -n/--namespace, a bundle is imported into that namespace instead of its own.')
+    .action(async (file: string, options: { title?: string; json?: boolean; merge?: boolean }, command: Command) =>
       withMemory(command, async (memory, { config }) => {
         const text = readInput(file);
         const trimmed = text.trimStart();
         const parsed = trimmed.startsWith('{') && !trimmed.includes('\n{') ? parseJson(trimmed, file) : undefined;
+        // a bundle keeps its namespace unless one is named on the command line
+        const into = (command.parent ?? command).getOptionValueSource('namespace') === 'cli' ? { namespace: config.namespace } : {};
         const report = isBundle(parsed)
-          ? await importBundle(memory, parsed)
+          ? await importBundle(memory, parsed, { merge: options.merge === true, ...into })
           : await importTranscript(memory, readTranscript(text, file), { namespace: config.namespace, title: options.title ?? basename(file) });
         if (options.json) return printJson(report);
         print(`imported ${count(report.sessions, 'session')}, ${count(report.messages, 'message')}, ${count(report.summaries, 'summary', 'summaries')}, ${count(report.facts, 'fact')}`);
+        if (report.skipped.sessions + report.skipped.facts > 0) print(`skipped (exist already): ${count(report.skipped.sessions, 'session')}, ${count(report.skipped.facts, 'fact')}`);
+        if (report.superseded > 0) print(`superseded by a newer fact of the same slot: ${count(report.superseded, 'fact')}`);
         if ('sessionId' in report) print(`session ${report.sessionId}`);
       }),
     );
 }
 
 /** Sessions one by one (progress per session); every id is checked first, so a clash writes nothing. */
-async function importBundle(memory: Memory, bundle: ExportBundle): Promise<ImportReport> {
-  for (const { session } of bundle.sessions) {
+async function importBundle(memory: Memory, bundle: ExportBundle, options: ImportOptions): Promise<ImportReport> {
+  for (const { session } of options.merge ? [] : bundle.sessions) {
     if (await memory.sessions.get(session.id)) {
-      throw new StrataError('CONFLICT', `session ${session.id} already exists; nothing was imported`, { hint: `Forget it first (strata forget --session ${session.id}) or import into another data dir (--data-dir).` });
+      throw new StrataError('CONFLICT', `session ${session.id} already exists; nothing was imported`, { hint: `Pass --merge to skip what exists, forget it first (strata forget --session ${session.id}), or import into another data dir (--data-dir).` });
     }
   }
   const parts = splitBundle(bundle);
   const progress = startProgress('importing', bundle.sessions.reduce((n, s) => n + s.messages.length, 0), 'messages');
-  const total: ImportReport = { sessions: 0, sessionIds: [], messages: 0, summaries: 0, facts: 0 };
+  const total: ImportReport = { sessions: 0, sessionIds: [], messages: 0, summaries: 0, facts: 0, skipped: { sessions: 0, facts: 0 }, superseded: 0 };
   const imported = total.sessionIds; // what undoImport forgets if a later part fails
   try {
     for (const part of parts) {
-      const report = await memory.import(part);
+      const report = await memory.import(part, options);
       imported.push(...report.sessionIds);
-      for (const key of ['sessions', 'messages', 'summaries', 'facts'] as const) total[key] += report[key];
+      for (const key of ['sessions', 'messages', 'summaries', 'facts', 'superseded'] as const) total[key] += report[key];
+      total.skipped.sessions += report.skipped.sessions;
+      total.skipped.facts += report.skipped.facts;
       progress.increment(report.messages);
     }
   } catch (error) {
@@ -96,7 +104,7 @@ async function importTranscript(memory: Memory, messages: ReturnType<typeof read
   }
   await flushWithBar(memory);
   const bundle = JSON.parse(await memory.export(session.id, { format: 'json' })) as ExportBundle;
-  return { sessions: 1, sessionIds: [session.id], messages: messages.length, summaries: bundle.sessions[0]?.summaries.length ?? 0, facts: bundle.facts.length, sessionId: session.id };
+  return { sessions: 1, sessionIds: [session.id], messages: messages.length, summaries: bundle.sessions[0]?.summaries.length ?? 0, facts: bundle.facts.length, skipped: { sessions: 0, facts: 0 }, superseded: 0, sessionId: session.id };
 }
 
 /** Waits for derivation (summaries, facts) to catch up, with a "deriving" bar on a terminal. */

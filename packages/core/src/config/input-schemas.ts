@@ -146,6 +146,11 @@ export const listSessionsSchema = z.object({
   limit: z.number().int().positive().max(100_000).optional(),
 });
 
+export const importOptionsSchema = z.object({
+  merge: z.boolean().optional(),
+  namespace: newNamespaceSchema.optional(),
+});
+
 export const exportSchema = z.object({
   format: z.enum(['json', 'jsonl', 'markdown', 'text']),
 });

@@ -4,7 +4,7 @@ import type { SearchHit } from '../domain/retrieval.js';
 import type { Session } from '../domain/session.js';
 import { parseWith } from '../config/parse.js';
 import {
-  NAME_HINT, exportSchema, factsListSchema, forgetSchema, limitedInputSchemas, listSessionsSchema,
+  NAME_HINT, exportSchema, importOptionsSchema, factsListSchema, forgetSchema, limitedInputSchemas, listSessionsSchema,
   flushSchema, listMessagesSchema, pruneSchema, sessionIdSchema, titleSchema,
 } from '../config/input-schemas.js';
 import { StrataError } from '../errors/strata-error.js';
@@ -22,7 +22,7 @@ import { Mutex } from './mutex.js';
 import { reindex, type ReindexReport } from './reindex.js';
 import { queryDayFor, retrieve, toSearchHit } from './retrieve.js';
 import { scheduleSession } from './schedule.js';
-import { collectBundle, importBundle, renderBundle, type ExportFormat, type ImportReport } from './transfer.js';
+import { collectBundle, importBundle, renderBundle, type ExportFormat, type ImportOptions, type ImportReport } from './transfer.js';
 import { toNewMessages } from './normalize-messages.js';
 import { attachIngested } from './topic-attach.js';
 import { touchTopicsOf } from './topic-decay.js';
@@ -261,10 +261,14 @@ export class Memory {
   /**
    * Imports a JSON bundle from `export` (object or text), all or nothing, and indexes it. What
    * its job ledger does not cover derives in the background, as after an append (`flush` waits).
+   * `merge` skips sessions and facts that exist already (instead of CONFLICT); `namespace`
+   * imports into another namespace. A current fact whose slot has one already is superseded by
+   * the newer of the two. Every failure names the record and field.
    */
-  async import(bundle: unknown): Promise<ImportReport> {
+  async import(bundle: unknown, options: ImportOptions = {}): Promise<ImportReport> {
     this.assertOpen();
-    const report = await this.applyLock.run(() => importBundle(this.deps, bundle));
+    const parsed = parseWith(importOptionsSchema, options, 'import options', `Pass { merge?: boolean, namespace?: string }. ${NAME_HINT}`);
+    const report = await this.applyLock.run(() => importBundle(this.deps, bundle, parsed));
     // what the bundle's job ledger does not cover derives in the background, as after an append
     if (this.deps.queue.derivesInline === true) for (const id of report.sessionIds) await this.scheduleAfterAppend(id);
     else this.deferred.add(report.sessionIds);

@@ -1,5 +1,6 @@
-import { z } from 'zod';
 import { parseWith } from '../config/parse.js';
+import { NAME_HINT, newNamespaceSchema } from '../config/input-schemas.js';
+import { bundleSchema, confinementProblems, intoNamespace, type ParsedBundle } from './bundle-schema.js';
 import type { Fact, JobRecord, Summary } from '../domain/derived.js';
 import type { StoredMessage } from '../domain/message.js';
 import type { Session } from '../domain/session.js';
@@ -85,22 +86,6 @@ function renderMarkdown(bundle: ExportBundle): string {
   return out.join('\n');
 }
 
-const looseRecord = z.record(z.string(), z.unknown());
-const bundleSchema = z.object({
-  format: z.literal(BUNDLE_FORMAT),
-  version: z.union([z.literal(1), z.literal(BUNDLE_VERSION)]),
-  exportedAt: z.string(),
-  sessions: z.array(z.object({
-    session: looseRecord.and(z.object({ id: z.string().min(1), namespace: z.string().min(1), lastSeq: z.number() })),
-    messages: z.array(looseRecord.and(z.object({ id: z.string().min(1), seq: z.number().int().positive(), sessionId: z.string(), content: z.string() }))),
-    summaries: z.array(looseRecord),
-    jobs: z.array(looseRecord),
-    topics: z.array(looseRecord.and(z.object({ id: z.string().min(1), sessionId: z.string() }))).optional(),
-    links: z.array(looseRecord.and(z.object({ messageId: z.string().min(1), topicId: z.string() }))).optional(),
-  })),
-  facts: z.array(looseRecord.and(z.object({ id: z.string().min(1), namespace: z.string().min(1) }))),
-});
-
 export interface ImportReport {
   sessions: number;
   /** Ids of the imported sessions, in bundle order. */
@@ -108,43 +93,132 @@ export interface ImportReport {
   messages: number;
   summaries: number;
   facts: number;
+  /** What `merge` skipped because it exists already: sessions by id (with all their records), facts by id. */
+  skipped: { sessions: number; facts: number };
+  /** Current facts (stored or imported) that a newer fact of the same slot superseded. */
+  superseded: number;
 }
 
+export interface ImportOptions {
+  /** Skip sessions and facts that exist already instead of failing with CONFLICT. */
+  merge?: boolean;
+  /** Import every record into this namespace instead of the bundle's. */
+  namespace?: string;
+}
+
+const BUNDLE_HINT = `Pass the JSON produced by memory.export(sessionId, { format: 'json' }) (strata export --format json), unchanged.`;
+
 /**
- * Imports a bundle in one store transaction (all or nothing), then indexes it. Ids, seqs,
- * times and provenance are kept, so export -> import into an empty memory is lossless.
- * @throws StrataError INVALID_INPUT for a malformed bundle; CONFLICT when a session or
- *   message id already exists (nothing is written then).
+ * Imports a bundle all or nothing: every record is checked (fields, times, provenance, and
+ * that it belongs to the bundle's one namespace and its own session) before the first write;
+ * the store's part is one transaction, and should the topics or the knowledge base then fail,
+ * what was written is taken back. Ids, seqs, times and provenance are kept, so export ->
+ * import into an empty memory is lossless. A current fact whose slot already has one (in the
+ * store or the bundle) is superseded by the newer of the two (by `validFrom`), as derivation does.
+ * @throws StrataError INVALID_INPUT naming the record and field; CONFLICT when a session or
+ *   message id exists already (unless `merge`; nothing is written then).
  */
-export async function importBundle(deps: MemoryDeps, input: unknown): Promise<ImportReport> {
+export async function importBundle(deps: MemoryDeps, input: unknown, options: ImportOptions = {}): Promise<ImportReport> {
   const raw = typeof input === 'string' ? parseJson(input) : input;
-  const bundle = parseWith(bundleSchema, raw, 'import bundle', `Pass the JSON produced by memory.export(sessionId, { format: 'json' }) (format '${BUNDLE_FORMAT}', version 1 or ${BUNDLE_VERSION}).`) as unknown as ExportBundle;
-  for (const { session } of bundle.sessions) {
-    const [existing] = await deps.store.sessions({ ids: [session.id] });
-    if (existing) {
-      throw new StrataError('CONFLICT', `session ${session.id} already exists; import would overwrite it`, { hint: 'Forget the existing session first (memory.forget({ sessionId })) or import into another memory.' });
-    }
+  let bundle: ParsedBundle = parseWith(bundleSchema, raw, 'import bundle', BUNDLE_HINT);
+  if (options.namespace !== undefined) bundle = intoNamespace(bundle, options.namespace);
+  const namespace = bundle.sessions[0]?.session.namespace ?? '';
+  parseWith(newNamespaceSchema, namespace, 'import namespace', `${NAME_HINT} To import under another name, pass the namespace option (strata import --namespace NAME).`);
+  const problems = confinementProblems(bundle);
+  if (problems.length > 0) {
+    throw new StrataError('INVALID_INPUT', `import bundle is invalid: ${problems.length} record(s) point outside it:\n${problems.slice(0, 20).map((p) => `  - ${p}`).join('\n')}${problems.length > 20 ? `\n  (and ${problems.length - 20} more)` : ''}`, {
+      hint: `${BUNDLE_HINT} To import into another namespace, pass the namespace option (--namespace) instead of editing records.`,
+    });
   }
+  const existing = new Set((await deps.store.sessions({ ids: bundle.sessions.map((e) => e.session.id) })).map((s) => s.id));
+  if (existing.size > 0 && options.merge !== true) {
+    const [first] = existing;
+    throw new StrataError('CONFLICT', `session ${first} already exists; import would overwrite it`, {
+      hint: 'Pass the merge option (strata import --merge) to skip what exists, forget the existing session first, or import into another namespace (--namespace).',
+    });
+  }
+  const entries = bundle.sessions.filter((e) => !existing.has(e.session.id));
+  const messageIds = entries.flatMap((e) => e.messages.map((m) => m.id));
+  const [taken] = messageIds.length > 0 ? await deps.store.messages({ ids: messageIds }) : [];
+  if (taken !== undefined) {
+    throw new StrataError('CONFLICT', `message ${taken.id} already exists (session ${taken.sessionId}); nothing was imported`, {
+      hint: 'A message id is unique across sessions: forget the existing message first, or import into another memory.',
+    });
+  }
+  const known = new Set((await deps.store.facts({ ids: bundle.facts.map((f) => f.id), includeSuperseded: true })).map((f) => f.id));
+  const slots = await supersedeByTime(deps, namespace, bundle.facts.filter((f) => !known.has(f.id)) as Fact[]);
+  const sessions = entries.map((e) => ({ ...e, session: e.session as Session, messages: e.messages as StoredMessage[], summaries: e.summaries as Summary[], jobs: e.jobs as JobRecord[], topics: e.topics as Topic[] | undefined, links: e.links as TurnLink[] | undefined }));
   await deps.store.write({
     ops: [
-      ...bundle.sessions.flatMap((s) => [
+      ...sessions.flatMap((s) => [
         { type: 'putSession' as const, session: s.session },
         { type: 'insertMessages' as const, messages: s.messages.map((m) => withTurnTokens(deps, m)) },
         { type: 'putSummaries' as const, summaries: s.summaries },
         { type: 'recordJobs' as const, jobs: s.jobs },
       ]),
-      { type: 'putFacts', facts: bundle.facts },
+      { type: 'putFacts', facts: [...slots.imported, ...slots.updated] },
     ],
   });
-  await importTopics(deps, bundle);
-  await indexBundle(deps, bundle);
+  const written: ExportBundle = { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, exportedAt: bundle.exportedAt, sessions, facts: slots.imported };
+  try {
+    await importTopics(deps, written);
+    await indexBundle(deps, written);
+    if (slots.updated.length > 0) await deps.knowledge.setCurrent(slots.updated.map((f) => ({ id: f.id, current: false })));
+  } catch (error) {
+    await takeBack(deps, written, slots.previous);
+    throw error;
+  }
   return {
-    sessions: bundle.sessions.length,
-    sessionIds: bundle.sessions.map((s) => s.session.id),
-    messages: bundle.sessions.reduce((n, s) => n + s.messages.length, 0),
-    summaries: bundle.sessions.reduce((n, s) => n + s.summaries.length, 0),
-    facts: bundle.facts.length,
+    sessions: sessions.length,
+    sessionIds: sessions.map((s) => s.session.id),
+    messages: sessions.reduce((n, s) => n + s.messages.length, 0),
+    summaries: sessions.reduce((n, s) => n + s.summaries.length, 0),
+    facts: slots.imported.length,
+    skipped: { sessions: existing.size, facts: known.size },
+    superseded: slots.superseded,
   };
+}
+
+/**
+ * One current fact per slot, the newest by `validFrom` (ties: the stored one stays): the
+ * imported facts as they are to be written, the stored facts they supersede (updated, and as
+ * they were, to take back), and how many facts lost their current state.
+ */
+async function supersedeByTime(deps: MemoryDeps, namespace: string, facts: Fact[]): Promise<{ imported: Fact[]; updated: Fact[]; previous: Fact[]; superseded: number }> {
+  const imported = facts.map((f) => ({ ...f }));
+  const updated: Fact[] = [];
+  const previous: Fact[] = [];
+  let superseded = 0;
+  const bySlot = new Map<string, Fact[]>();
+  for (const fact of imported) {
+    if (fact.validTo !== undefined) continue;
+    const key = JSON.stringify([fact.subject, fact.predicate]);
+    bySlot.set(key, [...(bySlot.get(key) ?? []), fact]);
+  }
+  for (const current of bySlot.values()) {
+    const { subject, predicate } = current[0] as Fact;
+    const stored = await deps.store.facts({ namespace, subject, predicate });
+    const all = [...stored.map((f) => ({ fact: f, stored: true })), ...current.map((f) => ({ fact: f, stored: false }))];
+    all.sort((a, b) => b.fact.validFrom - a.fact.validFrom || Number(b.stored) - Number(a.stored));
+    const [newest, ...older] = all;
+    for (const { fact, stored: isStored } of older) {
+      superseded++;
+      const ended = { ...fact, validTo: Math.max(fact.validFrom, newest?.fact.validFrom ?? fact.validFrom), supersededBy: newest?.fact.id ?? fact.id };
+      if (isStored) {
+        previous.push(fact);
+        updated.push(ended);
+      } else Object.assign(fact, { validTo: ended.validTo, supersededBy: ended.supersededBy });
+    }
+  }
+  return { imported, updated, previous, superseded };
+}
+
+/** Undoes an import whose store part was written: its sessions and facts go, superseded stored facts come back as they were. */
+async function takeBack(deps: MemoryDeps, written: ExportBundle, previous: Fact[]): Promise<void> {
+  const sessions = written.sessions.map((s) => s.session.id);
+  await deps.store.write({ ops: [{ type: 'delete', sessions, facts: written.facts.map((f) => f.id) }, { type: 'putFacts', facts: previous }] });
+  await deps.knowledge.delete({ ids: [...written.sessions.flatMap((s) => [...s.messages.map((m) => m.id), ...s.summaries.map((x) => x.id)]), ...written.facts.map((f) => f.id)] });
+  if (previous.length > 0) await deps.knowledge.setCurrent(previous.map((f) => ({ id: f.id, current: f.validTo === undefined })));
 }
 
 /** Topics and links of the bundle; the turns of cold topics are stored compressed again. */
