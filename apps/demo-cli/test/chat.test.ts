@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, json, readDb, runCli, startCli } from './support/cli.js';
@@ -123,5 +123,33 @@ describe('strata chat, driven through stdin (offline assistant)', () => {
       expect(cli.output()).toMatch(/saved session ses_\S+ \(1 message\)/);
     }
     readDb(sandbox.dataDir, (db) => expect(db.prepare("SELECT COUNT(*) FROM messages WHERE namespace = 'signals'").pluck().get()).toBe(2));
+  });
+});
+
+describe('strata chat and import on input that is not UTF-8', () => {
+  const latin1 = (text: string): Buffer => Buffer.from(text, 'latin1');
+
+  it('reports a line that is not UTF-8 and does not store it; the other lines are read', async () => {
+    const utf8Env = { ...sandbox.env, STRATA_NAMESPACE: 'bytes' };
+    const input = Buffer.concat([latin1('My friend Jos\u00e9 lives in M\u00e1laga.\n'), Buffer.from('I live in Lisbon.\n', 'utf8'), Buffer.from('Caf\u00e9 ol\u00e9 in UTF-8 is fine.\n', 'utf8')]);
+    const { code, stdout } = await runCli(['chat'], { env: utf8Env, input });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/error: line 1 of the input is not valid UTF-8 \(\d+ bytes\); it was not read\n.*hint: strata reads UTF-8 only/);
+    const [, id] = /saved session (ses_\S+) \(2 messages\)/.exec(stdout) ?? [];
+    expect(id).toBeDefined();
+    readDb(sandbox.dataDir, (db) => {
+      expect(db.prepare('SELECT content FROM messages WHERE session_id = ? ORDER BY seq').pluck().all(id)).toEqual(['I live in Lisbon.', 'Café olé in UTF-8 is fine.']);
+      expect(db.prepare("SELECT COUNT(*) FROM facts WHERE text LIKE '%' || char(65533) || '%'").pluck().get()).toBe(0);
+    });
+  });
+
+  it('rejects a file to import that is not UTF-8, importing nothing', async () => {
+    const file = join(sandbox.dir, 'latin1.jsonl');
+    writeFileSync(file, Buffer.concat([Buffer.from('{"role":"user","content":"', 'utf8'), latin1('Jos\u00e9'), Buffer.from('"}\n', 'utf8')]));
+    const before = readDb(sandbox.dataDir, (db) => db.prepare('SELECT COUNT(*) FROM sessions').pluck().get());
+    const { code, stderr } = await runCli(['import', file], { env });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/is not valid UTF-8; nothing was imported[\s\S]*hint: strata reads UTF-8 only/);
+    expect(readDb(sandbox.dataDir, (db) => db.prepare('SELECT COUNT(*) FROM sessions').pluck().get())).toBe(before);
   });
 });

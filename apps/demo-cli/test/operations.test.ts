@@ -109,7 +109,10 @@ describe('strata export and import', () => {
     const file = join(sandbox.dir, 'bundle.json');
     const { code, stderr } = await runCli(['import', file], { env });
     expect(code).toBe(1);
-    expect(stderr).toMatch(new RegExp(`session ${sessionId} already exists; nothing was imported\\nhint: Forget it first`));
+    expect(stderr).toMatch(new RegExp(`session ${sessionId} already exists; nothing was imported\\nhint: Pass --merge to skip what exists`));
+    const merged = await runCli(['import', file, '--merge'], { env });
+    expect(merged.code).toBe(0);
+    expect(merged.stdout).toMatch(/imported 0 sessions, 0 messages[\s\S]*skipped \(exist already\): 1 session/);
   });
 
   it('imports a large JSONL transcript as a new session, then derives facts from it', async () => {
@@ -189,25 +192,33 @@ describe('strata forget, prune, reindex', () => {
   it('prune --dry-run changes nothing; prune forgets only stale sessions', async () => {
     const dry = json<{ sessions: string[] }>(await runCli(['prune', '--days', '1', '--dry-run', '--json'], { env }));
     expect(dry.sessions).toEqual([]);
-    const real = json<{ sessions: string[] }>(await runCli(['prune', '--days', '30', '--json'], { env }));
+    const unconfirmed = await runCli(['prune', '--days', '1'], { env });
+    expect(unconfirmed.code).toBe(1);
+    expect(unconfirmed.stderr).toMatch(/stdin is not a terminal[\s\S]*hint: Add --yes/);
+    const real = json<{ sessions: string[] }>(await runCli(['prune', '--days', '30', '--yes', '--json'], { env }));
     expect(real.sessions).toEqual([]);
     expect(readDb(sandbox.dataDir, (db) => db.prepare('SELECT COUNT(*) FROM sessions WHERE id = ?').pluck().get(sessionId))).toBe(1);
   });
 
   it('forget --message deletes a turn and what was derived from it', async () => {
     const moved = readDb(sandbox.dataDir, (db) => db.prepare("SELECT id FROM messages WHERE content = 'I moved to Porto last week.'").pluck().get()) as string;
-    const report = json<{ messages: number; facts: number; factsRestored: number }>(await runCli(['forget', '--message', moved, '--json'], { env }));
+    const unknown = await runCli(['forget', '--message', 'msg_missing', '--yes'], { env });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/no message with id "msg_missing"; nothing was forgotten/);
+    const report = json<{ messages: number; facts: number; factsRestored: number }>(await runCli(['forget', '--message', moved, '--yes', '--json'], { env }));
     expect(report).toMatchObject({ messages: 1, facts: 1, factsRestored: 1 });
     const current = json<Fact[]>(await runCli(['facts', '--json'], { env }));
     expect(current.find((f) => f.predicate === 'lives_in')?.object).toBe('Lisbon'); // the superseded fact is current again
   });
 
-  it('forget a whole namespace needs --yes; --session deletes one session', async () => {
+  it('forget asks for confirmation (--yes without a terminal); --session deletes one session', async () => {
     const unconfirmed = await runCli(['forget', '--all-of-namespace', 'other'], { env });
     expect(unconfirmed.code).toBe(1);
     expect(unconfirmed.stderr).toMatch(/hint: Add --yes to confirm/);
     expect(json<{ sessions: number }>(await runCli(['forget', '--all-of-namespace', 'other', '--yes', '--json'], { env })).sessions).toBe(1);
-    expect(json<{ sessions: number }>(await runCli(['forget', '--session', sessionId, '--json'], { env })).sessions).toBe(1);
+    expect((await runCli(['forget', '--session', sessionId], { env })).code).toBe(1);
+    expect(readDb(sandbox.dataDir, (db) => db.prepare('SELECT COUNT(*) FROM sessions WHERE id = ?').pluck().get(sessionId))).toBe(1);
+    expect(json<{ sessions: number }>(await runCli(['forget', '--session', sessionId, '--yes', '--json'], { env })).sessions).toBe(1);
     readDb(sandbox.dataDir, (db) => {
       expect(db.prepare("SELECT COUNT(*) FROM sessions WHERE namespace IN ('maya', 'other')").pluck().get()).toBe(0);
       expect(db.prepare("SELECT COUNT(*) FROM facts WHERE namespace IN ('maya', 'other')").pluck().get()).toBe(0);

@@ -6,6 +6,7 @@ import { startSpinner } from '../format/progress.js';
 import { isCommand, runCommand } from './chat-commands.js';
 import type { ChatState } from './chat-state.js';
 import { runTurn } from './chat-turn.js';
+import { UTF8_HINT, utf8Lines, type InputLine } from './utf8-lines.js';
 
 /**
  * Reads lines until /exit, end of input (Ctrl-D, or a pipe that ends) or Ctrl-C / SIGINT /
@@ -13,28 +14,67 @@ import { runTurn } from './chat-turn.js';
  * summaries and facts in place. A failing line prints its error and the chat goes on.
  */
 export async function runChatLoop(state: ChatState, input: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin): Promise<void> {
-  const rl = createInterface({ input, output: process.stdout, terminal: state.isInteractive, prompt: `${pc.cyan('you>')} ` });
-  const stop = () => rl.close();
-  rl.on('SIGINT', stop); // Ctrl-C on a terminal
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  if (state.isInteractive) rl.prompt();
-  try {
-    for await (const line of rl) {
-      if ((await handleLine(state, line)) === 'exit') break;
-      if (state.isInteractive) rl.prompt();
-    }
-  } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-    rl.close();
-  }
+  if (state.isInteractive) await readTerminal(state, input);
+  else await readPipe(state, input);
   const spinner = startSpinner('finishing summaries and facts');
   await state.memory.flush();
   spinner.succeed('memory up to date');
   const messages = await state.memory.messages(state.session.id);
   state.print(`\nsaved session ${state.session.id} (${count(messages.length, 'message')}) in ${state.path}`);
   state.print(pc.dim(`continue it with: strata chat --continue${state.config.namespace === 'default' ? '' : ` --namespace ${state.config.namespace}`}  (or --session ${state.session.id})`));
+}
+
+/** A terminal: readline, with its prompt and line editing (the terminal decodes what is typed). */
+async function readTerminal(state: ChatState, input: NodeJS.ReadableStream): Promise<void> {
+  const rl = createInterface({ input, output: process.stdout, terminal: true, prompt: `${pc.cyan('you>')} ` });
+  const stop = () => rl.close();
+  rl.on('SIGINT', stop); // Ctrl-C on a terminal
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  rl.prompt();
+  try {
+    for await (const line of rl) {
+      // readline puts U+FFFD where the terminal sent bytes that are not UTF-8
+      if (line.includes('\uFFFD')) state.print(`${pc.red('error:')} the line holds bytes that are not UTF-8; it was not read\n${pc.dim(`hint: ${UTF8_HINT}`)}`);
+      else if ((await handleLine(state, line)) === 'exit') break;
+      rl.prompt();
+    }
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    rl.close();
+  }
+}
+
+/** A pipe: lines checked as UTF-8 byte by byte; one that is not is reported and skipped. */
+async function readPipe(state: ChatState, input: NodeJS.ReadableStream): Promise<void> {
+  const lines = utf8Lines(input as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
+  // a signal ends the chat even while the pipe stays open with no next line
+  let stop = (): void => undefined;
+  const stopped = new Promise<'stopped'>((resolve) => (stop = () => resolve('stopped')));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  let reading: Promise<IteratorResult<InputLine>> | undefined;
+  try {
+    for (;;) {
+      reading = lines.next();
+      const next = await Promise.race([reading, stopped]);
+      if (next === 'stopped' || next.done === true) break;
+      reading = undefined;
+      const line = next.value;
+      if ('invalid' in line) state.print(`${pc.red('error:')} ${line.invalid}\n${pc.dim(`hint: ${UTF8_HINT}`)}`);
+      else if ((await handleLine(state, line.text)) === 'exit') break;
+    }
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    // stopped with the pipe still open: close our end, so it no longer keeps the process alive
+    // (the read in flight then fails, and nobody needs its line)
+    if (reading !== undefined) {
+      reading.catch(() => undefined);
+      (input as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+    }
+  }
 }
 
 async function handleLine(state: ChatState, raw: string): Promise<'exit' | void> {

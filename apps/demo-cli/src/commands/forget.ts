@@ -1,3 +1,4 @@
+import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { StrataError, type ForgetReport, type ForgetTarget } from '@strata/core';
 import { count, print, printJson } from '../format/output.js';
@@ -26,13 +27,14 @@ function registerForget(program: Command): void {
     .description('delete a session, some messages or a whole namespace, and everything derived from them')
     .option('--session <id>', 'one session')
     .option('--message <id...>', 'these messages (summaries built from them are re-derived)')
-    .option('--all-of-namespace <ns>', 'every session and fact of a namespace (needs --yes)')
-    .option('--yes', 'confirm forgetting a whole namespace')
+    .option('--all-of-namespace <ns>', 'every session and fact of a namespace')
+    .option('--yes', 'do not ask for confirmation (needed when stdin is not a terminal)')
     .option('--json', 'print the report as JSON')
     .action(async (options: ForgetOptions & { allOfNamespace?: string }, command: Command) => {
       const target = toTarget({ ...options, ...(options.allOfNamespace ? { namespace: options.allOfNamespace } : {}) });
       await withMemory(command, async (memory) => {
         if ('sessionId' in target) await requireSession(memory, target.sessionId);
+        if (options.yes !== true) await confirm(`Forget ${describeTarget(target)} and everything derived from it, for good?`);
         const report = await memory.forget(target);
         await memory.flush();
         if (options.json) return printJson(report);
@@ -47,11 +49,16 @@ function registerPrune(program: Command): void {
     .description('forget sessions not updated for N days (every namespace unless --namespace is given)')
     .requiredOption('--days <n>', 'age in days', positiveInt)
     .option('--dry-run', 'list what would be forgotten, change nothing')
+    .option('--yes', 'do not ask for confirmation (needed when stdin is not a terminal)')
     .option('--json', 'print JSON')
-    .action(async (options: { days: number; dryRun?: boolean; json?: boolean }, command: Command) =>
+    .action(async (options: { days: number; dryRun?: boolean; yes?: boolean; json?: boolean }, command: Command) =>
       withMemory(command, async (memory, { config, isNamespaceChosen }) => {
         const scope = isNamespaceChosen ? { namespace: config.namespace } : {};
         const cutoff = Date.now() - options.days * 86_400_000;
+        if (!options.dryRun && options.yes !== true) {
+          const stale = (await memory.sessions.list(scope)).filter((s) => s.updatedAt < cutoff).length;
+          await confirm(`Forget ${count(stale, 'session')} not updated for ${count(options.days, 'day')}${isNamespaceChosen ? ` in namespace "${config.namespace}"` : ' in every namespace'}, for good?`);
+        }
         const sessions = options.dryRun
           ? (await memory.sessions.list(scope)).filter((s) => s.updatedAt < cutoff).map((s) => s.id)
           : (await memory.sessions.prune({ olderThanDays: options.days, ...scope })).sessions;
@@ -91,10 +98,30 @@ function toTarget(options: ForgetOptions): ForgetTarget {
   }
   if (options.session) return { sessionId: options.session };
   if (options.message) return { messageIds: options.message };
-  if (!options.yes) {
-    throw new StrataError('INVALID_INPUT', `forgetting namespace "${options.namespace}" deletes all of its sessions and facts`, { hint: 'Add --yes to confirm.' });
-  }
   return { namespace: options.namespace! };
+}
+
+function describeTarget(target: ForgetTarget): string {
+  if ('sessionId' in target) return `session ${target.sessionId}`;
+  if ('messageIds' in target) return count(target.messageIds.length, 'message');
+  return `every session and fact of namespace "${target.namespace}"`;
+}
+
+/**
+ * Asks on the terminal; without one (a pipe, a script) there is nobody to ask, so the
+ * command stops unless --yes was given: forgetting cannot be undone.
+ */
+async function confirm(question: string): Promise<void> {
+  if (process.stdin.isTTY !== true) {
+    throw new StrataError('INVALID_INPUT', `${question.replace(/\?$/, '')}: needs confirmation, and stdin is not a terminal`, { hint: 'Add --yes to confirm (forgetting cannot be undone).' });
+  }
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await rl.question(`${question} [y/N] `);
+    if (!/^y(es)?$/i.test(answer.trim())) throw new StrataError('INVALID_INPUT', 'nothing was forgotten (not confirmed)', { hint: 'Answer y to confirm, or pass --yes.' });
+  } finally {
+    rl.close();
+  }
 }
 
 function renderForget(r: ForgetReport): string {

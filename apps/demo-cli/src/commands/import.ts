@@ -1,4 +1,6 @@
+import { isUtf8 } from 'node:buffer';
 import { readFileSync } from 'node:fs';
+import { UTF8_HINT } from '../chat/utf8-lines.js';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { StrataError, type ExportBundle, type ImportOptions, type ImportReport, type Memory } from '@strata/core';
@@ -118,11 +120,15 @@ async function flushWithBar(memory: Memory): Promise<void> {
 }
 
 function readInput(file: string): string {
+  let bytes: Buffer;
   try {
-    return readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (error) {
     throw new StrataError('INVALID_INPUT', `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { hint: 'Pass the path of a file written by strata export.', cause: error });
   }
+  // decoding would silently put U+FFFD where bytes are not UTF-8
+  if (!isUtf8(bytes)) throw new StrataError('INVALID_INPUT', `${file} is not valid UTF-8; nothing was imported`, { hint: UTF8_HINT });
+  return bytes.toString('utf8');
 }
 
 function parseJson(text: string, file: string): unknown {

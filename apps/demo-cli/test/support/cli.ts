@@ -29,7 +29,7 @@ export function createSandbox(prefix: string): { dir: string; dataDir: string; e
 }
 
 /** Runs `strata ARGS`, feeding `input` on stdin (then closing it), and collects everything. */
-export function runCli(args: string[], options: { env: NodeJS.ProcessEnv; input?: string; timeoutMs?: number }): Promise<CliResult> {
+export function runCli(args: string[], options: { env: NodeJS.ProcessEnv; input?: string | Buffer; timeoutMs?: number }): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, ...args], { cwd: root, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
