@@ -242,6 +242,11 @@ export function describeMemoryBoundaryContract(name: string, options: MemoryBoun
         expect((await target.sessions.list({ namespace: 'copy' })).map((s) => s.namespace)).toEqual(['copy']);
         expect((await target.facts.list({ namespace: 'copy' })).length).toBeGreaterThan(0);
         await expectRejected(target.import(bundle, { namespace: 'bad\u00A0' }), 'INVALID_INPUT', /namespace/);
+        // a bundle of facts alone (no sessions) belongs to its facts' namespace
+        const facts = (bundle.facts as Record<string, unknown>[]).slice(0, 2).map((f, i) => ({ ...f, id: `fact_only_${i}`, namespace: 'facts-only' }));
+        expect((await target.import({ ...bundle, sessions: [], facts })).facts).toBe(facts.length);
+        expect((await target.facts.list({ namespace: 'facts-only', includeSuperseded: true })).map((f) => f.id).sort()).toEqual(facts.map((f) => f.id));
+        await expectRejected(target.import({ ...bundle, sessions: [], facts: [facts[0], { ...facts[1], namespace: 'other' }] }), 'INVALID_INPUT', /facts\[1\]\.namespace/);
       });
     });
 

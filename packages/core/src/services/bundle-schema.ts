@@ -85,8 +85,7 @@ export const bundleSchema = z.object({
         topics: z.array(topicRecord).optional(),
         links: z.array(linkRecord).optional(),
       }),
-    )
-    .min(1, 'a bundle holds at least one session'),
+    ),
   facts: z.array(factRecord),
 });
 
@@ -94,13 +93,13 @@ export type ParsedBundle = z.output<typeof bundleSchema>;
 
 /**
  * Where a bundle's records point outside it, as paths and reasons (empty when it is
- * confined): every record belongs to the namespace of its bundle's sessions (one namespace
- * per bundle) and to its own session; message ids are unique and seqs within the session;
+ * confined): every record belongs to the bundle's one namespace ({@link namespaceOf}) and to
+ * its own session; message ids are unique and seqs within the session;
  * a link names a turn and a topic of its session. An import writes nothing unless this is empty.
  */
 export function confinementProblems(bundle: ParsedBundle): string[] {
   const problems: string[] = [];
-  const namespace = bundle.sessions[0]?.session.namespace ?? '';
+  const namespace = namespaceOf(bundle);
   const messageIds = new Set<string>();
   bundle.sessions.forEach((entry, s) => {
     const at = `sessions[${s}]`;
@@ -136,6 +135,11 @@ export function confinementProblems(bundle: ParsedBundle): string[] {
     if (fact.namespace !== namespace) problems.push(`facts[${i}].namespace is ${JSON.stringify(fact.namespace)}, not the bundle's ${JSON.stringify(namespace)}`);
   });
   return problems;
+}
+
+/** The namespace a bundle's records belong to: its sessions' (a bundle of facts alone: its facts'). */
+export function namespaceOf(bundle: ParsedBundle): string {
+  return bundle.sessions[0]?.session.namespace ?? bundle.facts[0]?.namespace ?? '';
 }
 
 /** The bundle with every record moved to `namespace` (import under another name). */

@@ -82,8 +82,13 @@ export function recentItem(deps: MemoryDeps, m: StoredMessage, isShareAdapted: b
   return { kind: 'turn', id: m.id, tier: 'immediate', section: 'recent', tokens: turnTokens(deps, m), order: m.seq, sourceMessageIds: [m.id], reason, isToolResult: m.role === 'tool' };
 }
 
+/** The tier a recalled record of this kind comes from. */
+export function tierOf(kind: Retrieved['kind']): ManifestItem['tier'] {
+  return kind === 'turn' ? 'session' : kind === 'fact' ? 'long-term' : 'working';
+}
+
 export function redundantEntry(deps: MemoryDeps, hit: Retrieved, reason: string): ManifestItem {
-  const tier = hit.kind === 'turn' ? 'session' : hit.kind === 'fact' ? 'long-term' : 'working';
+  const tier = tierOf(hit.kind);
   const line = hit.kind === 'fact' ? `- ${hit.text}${sinceOf(hit)}` : recallLine(hit);
   return { kind: hit.kind, id: hit.id, tier, score: hit.score, tokens: deps.tokens.count(line) + 1, included: false, reason, sourceMessageIds: hit.messageIds };
 }

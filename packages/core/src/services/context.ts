@@ -8,15 +8,14 @@ import { analyzeText } from '../lexical/analyze.js';
 import { adaptShares } from '../engine/adapt-shares.js';
 import { assembleContext, type Assembly } from '../engine/assemble-context.js';
 import { MESSAGE_OVERHEAD_TOKENS, type MemoryDeps } from './deps.js';
-import { queryDayFor, retrieve, type SkippedRecord } from './retrieve.js';
-import { unreadableReason } from './readable.js';
-import type { Fact, Summary } from '../domain/derived.js';
+import { queryDayFor, retrieve } from './retrieve.js';
+import { readableOnly, type SkippedRecord } from './readable.js';
 import { searchOnce } from './search-once.js';
 import { loadSessionView, type SessionView } from './session-view.js';
 import { toLangChainMessage } from './to-langchain.js';
 import { turnTokens } from './turn-tokens.js';
 import { dedupeRecall, isNotSynopsis, pickFacts, withNeighbours } from './context-selection.js';
-import { PROFILE_CANDIDATES, lineItem, profileItems, recallLine, recentItem, redundantEntry, sinceOf, workingItems, type Rendered } from './context-items.js';
+import { PROFILE_CANDIDATES, lineItem, profileItems, recallLine, recentItem, redundantEntry, sinceOf, tierOf, workingItems, type Rendered } from './context-items.js';
 
 /** Best recalled candidates compared with the newest recent turns to decide the budget split. */
 const ADAPT_RECALLED = 3;
@@ -86,7 +85,7 @@ export async function buildContext(deps: MemoryDeps, session: Session, query: st
     shares: split.shares,
     candidates: {
       working: workingItems(deps, view),
-      profile: profileItems(deps, readable('fact', profile, skipped), new Set(facts.map((f) => f.id))),
+      profile: profileItems(deps, readableOnly('fact', profile, skipped), new Set(facts.map((f) => f.id))),
       facts: factPick.kept.map((hit) => lineItem(deps, hit, 'facts', 'long-term', `- ${hit.text}${sinceOf(hit)}`)),
       recall: recall.kept.map((hit) => lineItem(deps, hit, 'recall', hit.kind === 'turn' ? 'session' : 'working', recallLine(hit))),
       recent: [...view.uncovered].reverse().map((m) => recentItem(deps, m, split.isAdapted)),
@@ -107,21 +106,12 @@ export async function buildContext(deps: MemoryDeps, session: Session, query: st
 
 /** The view without the records that cannot be read (each reported in `skipped`). */
 function readableView(view: SessionView, skipped: SkippedRecord[]): SessionView {
-  const synopsis = view.synopsis && readable('summary', [view.synopsis], skipped)[0];
-  return { ...view, ...(synopsis ? { synopsis } : { synopsis: undefined }), summaries: readable('summary', view.summaries, skipped), uncovered: readable('turn', view.uncovered, skipped) };
-}
-
-function readable<R extends StoredMessage | Summary | Fact>(kind: SkippedRecord['kind'], records: readonly R[], skipped: SkippedRecord[]): R[] {
-  return records.filter((record) => {
-    const reason = unreadableReason(kind, record);
-    if (reason !== undefined) skipped.push({ kind, id: record.id, reason });
-    return reason === undefined;
-  });
+  const synopsis = view.synopsis && readableOnly('summary', [view.synopsis], skipped)[0];
+  return { ...view, ...(synopsis ? { synopsis } : { synopsis: undefined }), summaries: readableOnly('summary', view.summaries, skipped), uncovered: readableOnly('turn', view.uncovered, skipped) };
 }
 
 function skippedEntry(record: SkippedRecord): ManifestItem {
-  const tier = record.kind === 'turn' ? 'session' : record.kind === 'fact' ? 'long-term' : 'working';
-  return { kind: record.kind, id: record.id, tier, tokens: 0, included: false, reason: `skipped: the stored record cannot be read (${record.reason})`, sourceMessageIds: [] };
+  return { kind: record.kind, id: record.id, tier: tierOf(record.kind), tokens: 0, included: false, reason: `skipped: the stored record cannot be read (${record.reason})`, sourceMessageIds: [] };
 }
 
 function spokenText(m: StoredMessage): string {

@@ -20,3 +20,19 @@ export function unreadableReason(kind: 'turn' | 'summary' | 'fact', record: Stor
   if (!Array.isArray(derived.sourceMessageIds)) return 'sourceMessageIds is missing';
   return undefined;
 }
+
+/** A stored record a read left out, and why. */
+export interface SkippedRecord {
+  kind: 'turn' | 'summary' | 'fact';
+  id: string;
+  reason: string;
+}
+
+/** The records that can be read; each other one is added to `skipped` (once). */
+export function readableOnly<R extends StoredMessage | Summary | Fact>(kind: SkippedRecord['kind'], records: readonly R[], skipped: SkippedRecord[]): R[] {
+  return records.filter((record) => {
+    const reason = unreadableReason(kind, record);
+    if (reason !== undefined && !skipped.some((s) => s.id === record.id)) skipped.push({ kind, id: record.id, reason });
+    return reason === undefined;
+  });
+}

@@ -8,7 +8,7 @@ import { properNouns } from '../engine/proper-nouns.js';
 import { isAboutDay, queryDayOf, type QueryDay } from '../engine/query-day.js';
 import type { LexicalHit, LexicalKind } from '../ports/lexical-index.js';
 import type { MemoryDeps } from './deps.js';
-import { unreadableReason } from './readable.js';
+import { readableOnly, unreadableReason, type SkippedRecord } from './readable.js';
 
 export interface RetrieveRequest {
   namespace: string;
@@ -19,15 +19,8 @@ export interface RetrieveRequest {
   exclude?: ReadonlySet<string>;
   /** The day the query names, if any ({@link queryDayFor}): resolved once for several retrievals of one query. */
   day: QueryDay | null;
-  /** Receives the records left out because they cannot be read ({@link unreadableReason}). */
+  /** Receives the records left out because they cannot be read ({@link readableOnly}). */
   skipped?: SkippedRecord[];
-}
-
-/** A stored record a read left out, and why. */
-export interface SkippedRecord {
-  kind: LexicalKind;
-  id: string;
-  reason: string;
 }
 
 /** The day a query names, if time-aware ranking is on: resolve once for several retrievals of one query. */
@@ -255,17 +248,13 @@ async function hydrate(deps: MemoryDeps, namespace: string, wanted: readonly { i
     read(ids.fact, (list) => deps.store.facts({ ids: list })),
   ]);
   const out = new Map<string, Retrieved>();
-  const readable = <R extends StoredMessage | Summary | Fact>(kind: LexicalKind) => (record: R): boolean => {
-    if (record.namespace !== namespace) return false;
-    const reason = unreadableReason(kind, record);
-    if (reason !== undefined && !skipped.some((s) => s.id === record.id)) skipped.push({ kind, id: record.id, reason });
-    return reason === undefined;
-  };
-  for (const m of messages.filter(readable('turn'))) out.set(m.id, turnHit(m));
-  for (const s of summaries.filter(readable('summary'))) {
+  // the namespace's records that can be read (the others are reported in `skipped`)
+  const inNamespace = <R extends StoredMessage | Summary | Fact>(kind: LexicalKind, records: R[]): R[] => readableOnly(kind, records.filter((r) => r.namespace === namespace), skipped);
+  for (const m of inNamespace('turn', messages)) out.set(m.id, turnHit(m));
+  for (const s of inNamespace('summary', summaries)) {
     out.set(s.id, { kind: 'summary', id: s.id, text: s.text, score: 0, sessionId: s.sessionId, messageIds: s.sourceMessageIds, createdAt: s.createdAt, record: s });
   }
-  for (const f of facts.filter(readable('fact'))) {
+  for (const f of inNamespace('fact', facts)) {
     out.set(f.id, { kind: 'fact', id: f.id, text: f.text, score: 0, sessionId: null, messageIds: f.sourceMessageIds, createdAt: f.validFrom, record: f });
   }
   return out;

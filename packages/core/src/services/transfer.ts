@@ -1,6 +1,6 @@
 import { parseWith } from '../config/parse.js';
 import { NAME_HINT, newNamespaceSchema } from '../config/input-schemas.js';
-import { bundleSchema, confinementProblems, intoNamespace, type ParsedBundle } from './bundle-schema.js';
+import { bundleSchema, confinementProblems, intoNamespace, namespaceOf, type ParsedBundle } from './bundle-schema.js';
 import type { Fact, JobRecord, Summary } from '../domain/derived.js';
 import type { StoredMessage } from '../domain/message.js';
 import type { Session } from '../domain/session.js';
@@ -122,7 +122,8 @@ export async function importBundle(deps: MemoryDeps, input: unknown, options: Im
   const raw = typeof input === 'string' ? parseJson(input) : input;
   let bundle: ParsedBundle = parseWith(bundleSchema, raw, 'import bundle', BUNDLE_HINT);
   if (options.namespace !== undefined) bundle = intoNamespace(bundle, options.namespace);
-  const namespace = bundle.sessions[0]?.session.namespace ?? '';
+  const namespace = namespaceOf(bundle);
+  if (bundle.sessions.length === 0 && bundle.facts.length === 0) return { sessions: 0, sessionIds: [], messages: 0, summaries: 0, facts: 0, skipped: { sessions: 0, facts: 0 }, superseded: 0 };
   parseWith(newNamespaceSchema, namespace, 'import namespace', `${NAME_HINT} To import under another name, pass the namespace option (strata import --namespace NAME).`);
   const problems = confinementProblems(bundle);
   if (problems.length > 0) {
