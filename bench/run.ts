@@ -23,10 +23,11 @@ import { runTopicsCompressionBench } from './scenarios/topics-compression.js';
 import { runLocomoBench } from './scenarios/locomo.js';
 import { runScaleBench } from './scenarios/scale.js';
 import { runTenantsBench } from './scenarios/tenants.js';
+import { runEncryptionBench } from './scenarios/encryption.js';
 
 /** Set in the process that runs one scenario. */
 const CHILD_ENV = 'STRATA_BENCH_SCENARIO_PROCESS';
-const SCENARIOS = ['locomo', 'retrieval-quality', 'peers', 'in-memory-latency', 'sqlite-latency', 'scale', 'tenants', 'sqlite-knowledge-base', 'topics-compression', 'knowledge-bases', 'worker-throughput'];
+const SCENARIOS = ['locomo', 'retrieval-quality', 'peers', 'in-memory-latency', 'sqlite-latency', 'scale', 'tenants', 'encryption', 'sqlite-knowledge-base', 'topics-compression', 'knowledge-bases', 'worker-throughput'];
 /** Scenarios that need a server (Chroma, Redis): run only when named, so a fresh clone runs the rest as is. */
 const ONLY_WHEN_NAMED = new Set(['knowledge-bases', 'worker-throughput']);
 
@@ -90,6 +91,8 @@ async function main(): Promise<void> {
   if (wants('scale')) await runOne('scale', isQuick, environment, () => runScaleBench({ quick: isQuick }));
   // many tenants in one SQLite file: RSS against the lexical cache's cap, latency when tenants rotate past it
   if (wants('tenants')) await runOne('tenants', isQuick, environment, () => runTenantsBench({ quick: isQuick }));
+  // encryption at rest: plain and encrypted SQLite side by side, append and getContext
+  if (wants('encryption')) await runOne('encryption', isQuick, environment, () => runEncryptionBench({ quick: isQuick }));
   if (wants('sqlite-knowledge-base')) await runOne('sqlite-knowledge-base', isQuick, environment, () => runSqliteKnowledgeBaseBench({ quick: isQuick }));
   // cold history: compression ratio of decayed topics, restore latency of one topic
   if (wants('topics-compression')) await runOne('topics-compression', isQuick, environment, () => runTopicsCompressionBench({ quick: isQuick }));

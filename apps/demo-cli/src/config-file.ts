@@ -13,6 +13,7 @@ const fileSchema = z
     chromaUrl: z.string(),
     redisUrl: z.string(),
     redisPrefix: z.string(),
+    encryptionKey: z.string(),
     llm: endpoint,
     embeddings: endpoint.extend({ dimensions: z.number() }).partial().strict(),
   })
@@ -34,7 +35,7 @@ export function readConfigFile(path: string, isExplicit: boolean): FileValues {
   const parsed = fileSchema.safeParse(parseJson(path));
   if (!parsed.success) {
     throw new StrataError('CONFIG_INVALID', `config file ${path} is invalid:\n${z.prettifyError(parsed.error)}`, {
-      hint: 'Keys: dataDir, namespace, chromaUrl, redisUrl, redisPrefix, llm { baseUrl, model, apiKey }, embeddings { baseUrl, model, apiKey, dimensions }.',
+      hint: 'Keys: dataDir, namespace, chromaUrl, redisUrl, redisPrefix, encryptionKey, llm { baseUrl, model, apiKey }, embeddings { baseUrl, model, apiKey, dimensions }.',
     });
   }
   const { llm, embeddings, dataDir, ...rest } = parsed.data;

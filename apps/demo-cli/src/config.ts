@@ -33,6 +33,8 @@ export interface CliConfig {
   redisUrl?: string;
   /** Key prefix on Redis: one prefix per memory file. @defaultValue 'strata' */
   redisPrefix: string;
+  /** Encrypts the SQLite file at rest (SQLCipher); the same key opens it again. Secret. */
+  encryptionKey?: string;
   /** An OpenAI-compatible chat endpoint: the chat assistant, summaries and facts. */
   llm?: Endpoint;
   /** An OpenAI-compatible embeddings endpoint instead of the offline hashing embeddings. */
@@ -48,6 +50,7 @@ export const SETTINGS = [
   { key: 'chromaUrl', flag: 'chromaUrl', env: 'STRATA_CHROMA_URL' },
   { key: 'redisUrl', flag: 'redisUrl', env: 'STRATA_REDIS_URL' },
   { key: 'redisPrefix', flag: 'redisPrefix', env: 'STRATA_REDIS_PREFIX' },
+  { key: 'encryptionKey', env: 'STRATA_ENCRYPTION_KEY', secret: true },
   { key: 'llm.baseUrl', flag: 'llmBaseUrl', env: 'STRATA_LLM_BASE_URL' },
   { key: 'llm.model', flag: 'llmModel', env: 'STRATA_LLM_MODEL' },
   { key: 'llm.apiKey', env: 'OPENAI_API_KEY', secret: true },
@@ -70,10 +73,12 @@ const envSchema = z.object({
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as http://127.0.0.1:8765' });
 const settingsSchema = z.object({
   dataDir: z.string().min(1),
-  namespace: z.string().trim().min(1, 'must be a non-empty name'),
+  // not trimmed: a namespace is compared exactly (core rejects surrounding whitespace with a hint)
+  namespace: z.string().min(1, 'must be a non-empty name'),
   chromaUrl: httpUrl.optional(),
   redisUrl: z.url({ protocol: /^rediss?$/, error: 'must be a Redis URL such as redis://127.0.0.1:6379' }).optional(),
   redisPrefix: z.string().regex(/^[^:\s]+$/, 'must be non-empty, without ":" or spaces'),
+  encryptionKey: z.string().min(1, 'must not be empty').optional(),
   'llm.baseUrl': httpUrl.optional(),
   'llm.model': z.string().min(1).optional(),
   'llm.apiKey': z.string().min(1).optional(),
@@ -131,6 +136,7 @@ function toCliConfig(values: Record<SettingKey, string | number | undefined>, so
     ...(s.chromaUrl ? { chromaUrl: s.chromaUrl } : {}),
     ...(s.redisUrl ? { redisUrl: s.redisUrl } : {}),
     redisPrefix: s.redisPrefix,
+    ...(s.encryptionKey ? { encryptionKey: s.encryptionKey } : {}),
     ...pairEndpoint('llm', s['llm.baseUrl'], s['llm.model'], s['llm.apiKey']),
     ...pairEndpoint('embeddings', s['embeddings.baseUrl'], s['embeddings.model'], s['embeddings.apiKey'], s['embeddings.dimensions']),
   };

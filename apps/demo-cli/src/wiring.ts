@@ -60,7 +60,7 @@ export async function wireMemory(config: CliConfig, options: WireOptions = {}): 
   const knowledge = await wireKnowledge(config, path, models.embeddingsModel);
   const queue = await wireQueue(config, options, models.isOffline);
   const memory = await createMemory({
-    store: await createSqliteSessionStore({ path }),
+    store: await createSqliteSessionStore({ path, ...sealed(config) }),
     knowledge,
     summarizer: models.summarizer,
     extractor: models.extractor,
@@ -117,7 +117,7 @@ function wireEmbeddings(endpoint: Endpoint & { dimensions?: number }): OpenAIEmb
 
 /** The vector index: the SQLite file's own, or a Chroma collection named after the embeddings model. */
 async function wireKnowledge(config: CliConfig, path: string, model: Models['embeddingsModel']): Promise<KnowledgeBase> {
-  if (!config.chromaUrl) return createSqliteKnowledgeBase({ path });
+  if (!config.chromaUrl) return createSqliteKnowledgeBase({ path, ...sealed(config) });
   if (model.dimensions === undefined) {
     throw new StrataError('CONFIG_INVALID', `a Chroma knowledge base needs the dimensions of the embeddings model ${model.name}`, {
       hint: 'Set STRATA_EMBEDDINGS_DIMENSIONS (e.g. 1536) with STRATA_EMBEDDINGS_MODEL.',
@@ -164,4 +164,9 @@ function ensureDir(dir: string): void {
       cause: error,
     });
   }
+}
+
+/** The file's encryption key, when one is configured (STRATA_ENCRYPTION_KEY or the config file). */
+function sealed(config: CliConfig): { encryptionKey?: string } {
+  return config.encryptionKey === undefined ? {} : { encryptionKey: config.encryptionKey };
 }

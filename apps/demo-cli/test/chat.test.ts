@@ -153,3 +153,35 @@ describe('strata chat and import on input that is not UTF-8', () => {
     expect(readDb(sandbox.dataDir, (db) => db.prepare('SELECT COUNT(*) FROM sessions').pluck().get())).toBe(before);
   });
 });
+
+describe('strata with STRATA_ENCRYPTION_KEY (encrypted data dir)', () => {
+  it('stores the chat encrypted, reopens it with the key, refuses it without, and never prints the key', async () => {
+    const sealedBox = createSandbox('sealed');
+    try {
+      const key = 'Kestrel-Quartz-Lantern-88';
+      const sealedEnv = { ...sealedBox.env, STRATA_ENCRYPTION_KEY: key, STRATA_NAMESPACE: 'sealed' };
+      const chat = await runCli(['chat'], { env: sealedEnv, input: 'My locker code is Quokka7319.\nI moved to Trondheim.\n' });
+      expect(chat.code).toBe(0);
+      const file = join(sealedBox.dataDir, 'memory.sqlite');
+      for (const path of [file, `${file}-wal`, `${file}-shm`].filter((p) => existsSync(p))) {
+        const bytes = readFileSync(path);
+        expect(bytes.includes('Quokka7319'), path).toBe(false);
+        expect(bytes.includes('Trondheim'), path).toBe(false);
+      }
+      const listed = await runCli(['sessions', '--json'], { env: sealedEnv });
+      expect(listed.code).toBe(0);
+      expect(json<{ namespace: string }[]>(listed).map((s) => s.namespace)).toEqual(['sealed']);
+      const without = await runCli(['sessions'], { env: { ...sealedEnv, STRATA_ENCRYPTION_KEY: '' } });
+      expect(without.code).toBe(1);
+      expect(without.stderr).toMatch(/not a SQLite database or is corrupt[\s\S]*hint: .*encryptionKey \(STRATA_ENCRYPTION_KEY/);
+      const wrong = await runCli(['sessions'], { env: { ...sealedEnv, STRATA_ENCRYPTION_KEY: 'Osprey-Basalt-Candle-12' } });
+      expect(wrong.code).toBe(1);
+      expect(wrong.stderr).toMatch(/cannot be opened with this encryption key/);
+      const config = await runCli(['config'], { env: sealedEnv });
+      for (const output of [chat.stdout, chat.stderr, without.stderr, wrong.stderr, config.stdout]) expect(output).not.toContain('Lantern');
+      expect(config.stdout).toMatch(/encryptionKey\s+\*\*\*\* \(set\)\s+env/);
+    } finally {
+      sealedBox.dispose();
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import CipherDatabase from 'better-sqlite3-multiple-ciphers';
 import { analyzeText, StrataError } from '@strata/core';
 import { migrate } from './migrations.js';
 import { toStrataError } from './to-strata-error.js';
@@ -15,6 +16,13 @@ export interface SqliteOpenOptions {
   busyTimeoutMs?: number;
   /** Test hook: cap the file size (pages of 4 KiB) to exercise "disk full". */
   maxPageCount?: number;
+  /**
+   * Encrypts the file at rest (SQLCipher 4 format, through better-sqlite3-multiple-ciphers):
+   * pages, WAL and journal hold no plaintext. Every connection to the file (the session store
+   * and the knowledge base) needs the same key; a wrong or missing key is CONFIG_INVALID.
+   * The key is never logged nor put in an error.
+   */
+  encryptionKey?: string;
 }
 
 /**
@@ -31,7 +39,7 @@ export function openDatabase(options: SqliteOpenOptions): Database.Database {
   try {
     assertDirectoryExists(file);
     createPrivately(file);
-    db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
+    db = options.encryptionKey === undefined ? new Database(file, { timeout: options.busyTimeoutMs ?? 5000 }) : openEncrypted(file, options.encryptionKey, options.busyTimeoutMs ?? 5000);
     db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
     db.pragma('foreign_keys = ON');
     // deleted content is overwritten with zeros, so forgotten text does not linger in free space
@@ -48,6 +56,31 @@ export function openDatabase(options: SqliteOpenOptions): Database.Database {
   } catch (error) {
     db?.close();
     throw toStrataError(error, file);
+  }
+}
+
+/**
+ * Opens the file with SQLCipher and the key, and proves the key by reading the schema: a
+ * wrong key (or a plain file) reads as "not a database".
+ */
+function openEncrypted(file: string, key: string, timeout: number): Database.Database {
+  if (key.length === 0) throw new StrataError('CONFIG_INVALID', `SQLite database ${file}: the encryption key is empty`, { hint: 'Pass a non-empty encryptionKey (the CLI reads STRATA_ENCRYPTION_KEY).' });
+  const db = new CipherDatabase(file, { timeout }) as unknown as Database.Database;
+  try {
+    db.pragma("cipher = 'sqlcipher'");
+    db.pragma('legacy = 4');
+    db.pragma(`key = '${key.replaceAll("'", "''")}'`);
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    return db;
+  } catch (error) {
+    db.close();
+    const code = (error as { code?: unknown }).code;
+    if (code === 'SQLITE_NOTADB') {
+      throw new StrataError('CONFIG_INVALID', `SQLite database ${file} cannot be opened with this encryption key (wrong key, or a file that is not encrypted)`, {
+        hint: 'Pass the key the file was created with; a file created without one is opened without encryptionKey.',
+      });
+    }
+    throw error;
   }
 }
 

@@ -36,7 +36,7 @@ export function toStrataError(error: unknown, file: string): StrataError {
   }
   if (code.startsWith('SQLITE_NOTADB') || code.startsWith('SQLITE_CORRUPT')) {
     return new StrataError('CONFIG_INVALID', `${where} is not a SQLite database or is corrupt (${detail})`, {
-      hint: 'Point path at a strata database or a new file; restore this one from a backup if it held data.',
+      hint: 'Point path at a strata database or a new file; if the file is encrypted, pass its encryptionKey (STRATA_ENCRYPTION_KEY for the CLI); restore it from a backup if it held data.',
       cause: error,
     });
   }

@@ -24,7 +24,8 @@ export function registerConfigCommand(program: Command): void {
 function describeConfig(loaded: LoadedConfig): { key: string; value: string | null; source: string; env: string }[] {
   return SETTINGS.map((s) => {
     const raw = loaded.values[s.key];
-    const value = raw === undefined ? null : 'secret' in s ? mask(String(raw)) : maskUrlPassword(String(raw));
+    // an encryption key shows no character at all: its tail would narrow a guess
+    const value = raw === undefined ? null : s.key === 'encryptionKey' ? '**** (set)' : 'secret' in s ? mask(String(raw)) : maskUrlPassword(String(raw));
     return { key: s.key, value, source: loaded.sources[s.key], env: s.env };
   });
 }
