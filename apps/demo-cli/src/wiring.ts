@@ -13,6 +13,7 @@ import type { ChatAssistant } from './chat/assistant.js';
 import { ModelAssistant } from './chat/model-assistant.js';
 import { OfflineAssistant } from './chat/offline-assistant.js';
 import type { CliConfig, Endpoint } from './config.js';
+import { count, note } from './format/output.js';
 import { createLlmModels } from './llm-models.js';
 
 /**
@@ -59,8 +60,10 @@ export async function wireMemory(config: CliConfig, options: WireOptions = {}): 
   const models = wireModels(options.offline ? {} : config);
   const knowledge = await wireKnowledge(config, path, models.embeddingsModel);
   const queue = await wireQueue(config, options, models.isOffline);
+  const store = await createSqliteSessionStore({ path, ...sealed(config) });
+  reportNamespaceProblems(store.namespaceProblems());
   const memory = await createMemory({
-    store: await createSqliteSessionStore({ path, ...sealed(config) }),
+    store,
     knowledge,
     summarizer: models.summarizer,
     extractor: models.extractor,
@@ -169,4 +172,11 @@ function ensureDir(dir: string): void {
 /** The file's encryption key, when one is configured (STRATA_ENCRYPTION_KEY or the config file). */
 function sealed(config: CliConfig): { encryptionKey?: string } {
   return config.encryptionKey === undefined ? {} : { encryptionKey: config.encryptionKey };
+}
+
+/** Namespaces the file held before names had to be exact (found when it was migrated): said on every command, changed never. */
+function reportNamespaceProblems(problems: { namespace: string; problem: string }[]): void {
+  if (problems.length === 0) return;
+  const listed = problems.slice(0, 5).map((p) => `${JSON.stringify(p.namespace)} ${p.problem}`).join('; ');
+  note(`note: ${count(problems.length, 'namespace')} in this file would be rejected today (${listed}${problems.length > 5 ? '; ...' : ''}). They stay readable by their exact name; to rename one: strata export --all -n NAME -o F, strata forget --all-of-namespace NAME, strata import F -n NEW.`);
 }

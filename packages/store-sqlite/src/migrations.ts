@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { StrataError } from '@strata/core';
+import { StrataError, nameProblem } from '@strata/core';
 
 /**
  * Schema versions, applied in order and recorded in `PRAGMA user_version`. Never edit a
@@ -213,6 +213,23 @@ export const MIGRATIONS: readonly { version: number; description: string; up: (d
         ALTER TABLE messages ADD COLUMN tokens INTEGER;
         ALTER TABLE messages ADD COLUMN token_counter TEXT;
       `),
+  },
+  {
+    version: 8,
+    description: 'namespaces stored before names had to be exact (no surrounding or invisible whitespace, no control characters, NFC), reported, not changed',
+    up: (db) => {
+      db.exec(`
+        -- found by this migration; the rows stay readable (lookups compare exactly), nothing is renamed
+        CREATE TABLE namespace_problems (namespace TEXT PRIMARY KEY, problem TEXT NOT NULL, found_at INTEGER NOT NULL);
+      `);
+      const namespaces = db.prepare('SELECT namespace FROM sessions UNION SELECT namespace FROM facts').pluck().all() as string[];
+      const insert = db.prepare('INSERT INTO namespace_problems (namespace, problem, found_at) VALUES (?, ?, ?)');
+      const now = Date.now();
+      for (const namespace of namespaces) {
+        const problem = nameProblem(namespace);
+        if (problem !== undefined) insert.run(namespace, problem, now);
+      }
+    },
   },
 ];
 

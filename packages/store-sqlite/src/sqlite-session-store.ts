@@ -143,6 +143,15 @@ export class SqliteSessionStore implements SessionStore, LexicalIndex, TopicStor
     return this.run('lexicalCacheStats', () => this.lexical.stats());
   }
 
+  /**
+   * Namespaces stored before names had to be exact that today's rules would reject, found
+   * when the file was migrated (schema 8): they stay readable under their exact name; to
+   * rename one, export its sessions and import them with another namespace.
+   */
+  namespaceProblems(): { namespace: string; problem: string }[] {
+    return this.run('namespaceProblems', () => this.db.prepare<[], { namespace: string; problem: string }>('SELECT namespace, problem FROM namespace_problems ORDER BY namespace').all());
+  }
+
   async writeTopics(ops: TopicOp[]): Promise<void> {
     this.run('writeTopics', () => this.applyTopics(ops));
   }

@@ -42,12 +42,37 @@ describe('migrations', () => {
   it('creates every table in an empty file and records SCHEMA_VERSION', async () => {
     const store = await createSqliteSessionStore({ path });
     await store.close();
-    expect(SCHEMA_VERSION).toBe(7);
+    expect(SCHEMA_VERSION).toBe(8);
     expect(userVersion()).toBe(SCHEMA_VERSION);
     const names = inspect((db) => db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all());
     expect(names).toEqual(expect.arrayContaining(TABLES));
     expect(names.filter((name) => String(name).includes('_fts'))).toEqual([]);
     expect(inspect((db) => db.pragma('journal_mode', { simple: true }))).toBe('wal');
+  });
+
+  it('reports the namespaces of a version 7 file that names must now not be, and changes none of them', async () => {
+    const v7 = new Database(path);
+    v7.function('strata_terms', { deterministic: true }, (text: unknown) => analyzeText(String(text ?? '')).join(' '));
+    migrate(v7, path, 7);
+    const bad = ['alice\u00A0', ' bob', 'cafe\u0301', 'zero\u200Bwidth'];
+    const insert = v7.prepare("INSERT INTO sessions (id, namespace, metadata, created_at, updated_at, last_seq) VALUES (?, ?, '{}', 1, 1, 0)");
+    ['fine', 'two words', ...bad].forEach((namespace, i) => insert.run(`s${i}`, namespace));
+    v7.exec("INSERT INTO facts (id, namespace, subject, predicate, object, text, valid_from, confidence, created_at) VALUES ('f1', 'tab\tfacts', 'user', 'likes', 'tea', 'User likes tea', 1, 0.9, 1)");
+    v7.close();
+
+    const store = await createSqliteSessionStore({ path });
+    try {
+      const problems = store.namespaceProblems();
+      expect(problems.map((p) => p.namespace).sort()).toEqual([...bad, 'tab\tfacts'].sort());
+      expect(problems.find((p) => p.namespace === ' bob')?.problem).toMatch(/whitespace/);
+      expect(problems.find((p) => p.namespace === 'cafe\u0301')?.problem).toMatch(/NFC/);
+      // nothing renamed: each stays reachable by its exact name
+      expect((await store.sessions({ namespace: 'alice\u00A0' })).map((x) => x.id)).toEqual(['s2']);
+      expect(await store.sessions({ namespace: 'alice' })).toEqual([]);
+    } finally {
+      await store.close();
+    }
+    expect(userVersion()).toBe(SCHEMA_VERSION);
   });
 
   it('migrates a version 1 file with data to the current version and indexes the old rows for search', async () => {
