@@ -1,3 +1,5 @@
+import { siftDown, siftUp } from './score-heap.js';
+
 /**
  * Up to `k` accepted documents of a term-at-a-time search, kept to answer in O(1) whether `k`
  * of them already score above a bound. Scores only grow as terms are added: the scores kept
@@ -9,8 +11,8 @@
  * and is left all zero by {@link release}.
  */
 export class ScoreFloor {
-  private readonly nums: Int32Array;
-  private readonly scores: Float64Array;
+  readonly nums: Int32Array;
+  readonly scores: Float64Array;
   private size = 0;
 
   constructor(
@@ -60,36 +62,13 @@ export class ScoreFloor {
     this.size = 0;
   }
 
+  private readonly lower = (i: number, j: number): boolean => (this.scores[i] as number) < (this.scores[j] as number);
+
   private siftUp(index: number): void {
-    let child = index;
-    while (child > 0) {
-      const parent = (child - 1) >> 1;
-      if ((this.scores[child] as number) >= (this.scores[parent] as number)) return;
-      this.swap(child, parent);
-      child = parent;
-    }
+    siftUp(this, index, this.lower);
   }
 
   private siftDown(index: number): void {
-    let parent = index;
-    for (;;) {
-      const left = 2 * parent + 1;
-      const right = left + 1;
-      let least = parent;
-      if (left < this.size && (this.scores[left] as number) < (this.scores[least] as number)) least = left;
-      if (right < this.size && (this.scores[right] as number) < (this.scores[least] as number)) least = right;
-      if (least === parent) return;
-      this.swap(least, parent);
-      parent = least;
-    }
-  }
-
-  private swap(i: number, j: number): void {
-    const num = this.nums[i] as number;
-    const score = this.scores[i] as number;
-    this.nums[i] = this.nums[j] as number;
-    this.scores[i] = this.scores[j] as number;
-    this.nums[j] = num;
-    this.scores[j] = score;
+    siftDown(this, index, this.size, this.lower);
   }
 }

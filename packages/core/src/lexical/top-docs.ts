@@ -1,11 +1,13 @@
+import { siftDown, siftUp } from './score-heap.js';
+
 /**
  * The `k` best documents by score, ties by id (smaller first), in a min-heap whose root is
  * the worst kept one: selecting from n candidates costs O(n log k), and ids are compared
  * only when two scores are equal.
  */
 export class TopDocs {
-  private readonly nums: Int32Array;
-  private readonly scores: Float64Array;
+  readonly nums: Int32Array;
+  readonly scores: Float64Array;
   private size = 0;
 
   constructor(
@@ -61,40 +63,14 @@ export class TopDocs {
     return aScore < bScore || (aScore === bScore && this.idOf(aNum) > this.idOf(bNum));
   }
 
-  private belowAt(i: number, j: number): boolean {
-    return this.below(this.nums[i] as number, this.scores[i] as number, this.nums[j] as number, this.scores[j] as number);
-  }
-
-  private swap(i: number, j: number): void {
-    const num = this.nums[i] as number;
-    const score = this.scores[i] as number;
-    this.nums[i] = this.nums[j] as number;
-    this.scores[i] = this.scores[j] as number;
-    this.nums[j] = num;
-    this.scores[j] = score;
-  }
+  private readonly belowAt = (i: number, j: number): boolean =>
+    this.below(this.nums[i] as number, this.scores[i] as number, this.nums[j] as number, this.scores[j] as number);
 
   private siftUp(index: number): void {
-    let child = index;
-    while (child > 0) {
-      const parent = (child - 1) >> 1;
-      if (!this.belowAt(child, parent)) return;
-      this.swap(child, parent);
-      child = parent;
-    }
+    siftUp(this, index, this.belowAt);
   }
 
   private siftDown(index: number): void {
-    let parent = index;
-    for (;;) {
-      const left = 2 * parent + 1;
-      const right = left + 1;
-      let worst = parent;
-      if (left < this.size && this.belowAt(left, worst)) worst = left;
-      if (right < this.size && this.belowAt(right, worst)) worst = right;
-      if (worst === parent) return;
-      this.swap(worst, parent);
-      parent = worst;
-    }
+    siftDown(this, index, this.size, this.belowAt);
   }
 }
