@@ -177,6 +177,8 @@ function sealed(config: CliConfig): { encryptionKey?: string } {
 /** Namespaces the file held before names had to be exact (found when it was migrated): said on every command, changed never. */
 function reportNamespaceProblems(problems: { namespace: string; problem: string }[]): void {
   if (problems.length === 0) return;
-  const listed = problems.slice(0, 5).map((p) => `${JSON.stringify(p.namespace)} ${p.problem}`).join('; ');
+  // the characters at fault are invisible: show them escaped
+  const visible = (name: string): string => JSON.stringify(name).replace(/[\p{Cc}\p{Cf}\p{Z}]/gu, (c) => (c === ' ' ? c : `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`));
+  const listed = problems.slice(0, 5).map((p) => `${visible(p.namespace)} ${p.problem}`).join('; ');
   note(`note: ${count(problems.length, 'namespace')} in this file would be rejected today (${listed}${problems.length > 5 ? '; ...' : ''}). They stay readable by their exact name; to rename one: strata export --all -n NAME -o F, strata forget --all-of-namespace NAME, strata import F -n NEW.`);
 }

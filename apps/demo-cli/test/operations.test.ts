@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fact, SearchHit } from '@strata/core';
+import Database from 'better-sqlite3';
 import { createSandbox, json, readDb, runCli } from './support/cli.js';
 
 const sandbox = createSandbox('ops');
@@ -246,5 +247,26 @@ describe('exit codes', () => {
     const chroma = await runCli(['--chroma-url', 'http://127.0.0.1:1', 'facts'], { env });
     expect(chroma.code).toBe(2);
     expect(chroma.stderr).toMatch(/Chroma at http:\/\/127\.0\.0\.1:1 is unreachable[^\n]*\nhint: /);
+  });
+});
+
+describe('namespaces stored before names had to be exact', () => {
+  it('every command names them on stderr, with how to rename one, and still reads them', async () => {
+    const box = createSandbox('legacy-names');
+    try {
+      const env = { ...box.env, STRATA_NAMESPACE: 'fine' };
+      expect((await runCli(['sessions'], { env })).code).toBe(0);
+      // what migrating an older file records (schema 8), written here as that migration would
+      const db = new Database(join(box.dataDir, 'memory.sqlite'));
+      db.prepare("INSERT INTO sessions (id, namespace, metadata, created_at, updated_at, last_seq) VALUES ('ses_old', 'alice\u00A0', '{}', 1, 1, 0)").run();
+      db.prepare("INSERT INTO namespace_problems (namespace, problem, found_at) VALUES ('alice\u00A0', 'holds an invisible or control character (U+00A0) at index 5', 1)").run();
+      db.close();
+      const listed = await runCli(['sessions', '--json'], { env: { ...env, STRATA_NAMESPACE: 'alice\u00A0' } });
+      expect(listed.code).toBe(0);
+      expect(listed.stderr).toMatch(/note: 1 namespace in this file would be rejected today \("alice\\u00a0" holds an invisible or control character[\s\S]*strata import F -n NEW/i);
+      expect(json<{ id: string }[]>(listed).map((s) => s.id)).toEqual(['ses_old']);
+    } finally {
+      box.dispose();
+    }
   });
 });
