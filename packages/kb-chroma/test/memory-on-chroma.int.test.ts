@@ -62,6 +62,33 @@ if (unavailable === null) {
       }
     });
 
+    it('holds no text, and forget leaves nothing of the forgotten turns and what came from them in Chroma', async () => {
+      const collectionPrefix = `${RUN}-${++serial}`;
+      const knowledge = await chromaKb(collectionPrefix);
+      const memory = await openMemory(await createInMemorySessionStore(), knowledge);
+      try {
+        await converse(memory);
+        const stored = await adminClient().getCollection({ name: `${collectionPrefix}__strata-hashing-v1__64` });
+        const everything = await stored.get({ include: ['documents', 'metadatas'] });
+        expect(everything.ids.length).toBeGreaterThan(0);
+        // Chroma gets ids, vectors and filter fields only: no text it would have to forget
+        expect(everything.documents.every((d) => d === null)).toBe(true);
+        expect(JSON.stringify(everything.metadatas)).not.toMatch(/Kyoto|Berlin|Paris/);
+        const [session] = await memory.sessions.list({ namespace: 'u1' });
+        const turns = await memory.messages(session?.id ?? '');
+        const berlin = turns.find((m) => m.content === 'I moved to Berlin.');
+        const report = await memory.forget({ messageIds: [berlin?.id ?? ''] });
+        expect(report.facts).toBeGreaterThan(0);
+        expect((await stored.get({ ids: [berlin?.id ?? ''] })).ids).toEqual([]);
+        await memory.forget({ sessionId: session?.id ?? '' });
+        expect((await stored.get({ where: { sessionId: session?.id ?? '' } })).ids).toEqual([]);
+        const left = await stored.get({ ids: turns.map((m) => m.id) });
+        expect(left.ids).toEqual([]);
+      } finally {
+        await memory.close();
+      }
+    });
+
     it('reindex fills a fresh collection to the same count and the same search results', async () => {
       const store = await createInMemorySessionStore();
       const original = await chromaKb(`${RUN}-${++serial}`);
