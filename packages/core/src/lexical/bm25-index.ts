@@ -54,6 +54,14 @@ interface TermScan {
  */
 const DAAT_MAX_TERMS = 6;
 
+/**
+ * What one term adds to a document's score: `weight` is idf * (k1 + 1), `base` k1 * (1 - b)
+ * and `perLength` k1 * b / average length, computed once per search.
+ */
+function termScore(weight: number, tf: number, length: number, base: number, perLength: number): number {
+  return (weight * tf) / (tf + base + perLength * length);
+}
+
 /** Above every document number. */
 const NO_DOC = 2 ** 31 - 1;
 
@@ -277,7 +285,7 @@ export class Bm25Index<M> {
   }
 
   private bound(weight: number, maxTf: number, minLength: number, base: number, perLength: number): number {
-    return ((weight * maxTf) / (maxTf + base + perLength * minLength)) * BOUND_SLACK;
+    return termScore(weight, maxTf, minLength, base, perLength) * BOUND_SLACK;
   }
 
   /**
@@ -313,7 +321,7 @@ export class Bm25Index<M> {
         const scan = scans[i] as TermScan;
         if (scan.list.nums[scan.pos] !== doc) continue;
         const tf = scan.list.tfs[scan.pos] as number;
-        const part = (scan.weight * tf) / (tf + base + perLength * (lengths[doc] as number));
+        const part = termScore(scan.weight, tf, lengths[doc] as number, base, perLength);
         parts[i] = part;
         partial += part;
         scan.pos++;
@@ -329,7 +337,7 @@ export class Bm25Index<M> {
         scan.pos = scan.list.seek(scan.pos, doc);
         if (scan.list.nums[scan.pos] !== doc || scan.pos >= scan.list.size) continue;
         const tf = scan.list.tfs[scan.pos] as number;
-        const part = (scan.weight * tf) / (tf + base + perLength * (lengths[doc] as number));
+        const part = termScore(scan.weight, tf, lengths[doc] as number, base, perLength);
         parts[i] = part;
         partial += part;
       }
@@ -418,7 +426,7 @@ export class Bm25Index<M> {
       const tf = tfs[i] as number;
       const previous = scores[num] as number;
       if (previous === 0) touched[touchedCount++] = num;
-      const score = previous + (weight * tf) / (tf + base + perLength * (lengths[num] as number));
+      const score = previous + termScore(weight, tf, lengths[num] as number, base, perLength);
       scores[num] = score;
       if (floor.wouldTake(num, score) && this.accepts(num, accept)) floor.take(num, score);
     }
@@ -435,7 +443,7 @@ export class Bm25Index<M> {
         const at = list.find(num);
         if (at < 0) continue;
         const tf = list.tfs[at] as number;
-        scores[num] = (scores[num] as number) + (weight * tf) / (tf + base + perLength * (lengths[num] as number));
+        scores[num] = (scores[num] as number) + termScore(weight, tf, lengths[num] as number, base, perLength);
       }
       return;
     }
@@ -445,7 +453,7 @@ export class Bm25Index<M> {
       const previous = scores[num] as number;
       if (previous === 0) continue;
       const tf = tfs[i] as number;
-      scores[num] = previous + (weight * tf) / (tf + base + perLength * (lengths[num] as number));
+      scores[num] = previous + termScore(weight, tf, lengths[num] as number, base, perLength);
     }
   }
 
