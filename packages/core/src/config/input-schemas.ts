@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { DerivationProgressListener } from '../services/derivation-progress.js';
 import type { Policy } from './policy.js';
-import { MAX_EPOCH_MS, nameProblem, plainJsonProblem, textProblem, utf8Bytes } from './text-rules.js';
+import { MAX_EPOCH_MS, nameProblem, plainJsonProblem, textProblem } from './text-rules.js';
 
 type Limits = Policy['limits'];
 
@@ -25,7 +25,7 @@ const text = (what: string, maxBytes: number) =>
   z.string({ error: `${what} must be a string` }).superRefine((value, ctx) => {
     const problem = textProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', message: `${what} ${problem}` });
-    const bytes = utf8Bytes(value);
+    const bytes = Buffer.byteLength(value, 'utf8');
     if (bytes > maxBytes) ctx.addIssue({ code: 'custom', message: `${what} is ${bytes} bytes, more than the limit of ${maxBytes} (policy.limits)` });
   });
 
@@ -41,7 +41,7 @@ const plainObject = (what: string, maxBytes: number) =>
       return z.NEVER;
     }
     const json = JSON.stringify(value);
-    const bytes = utf8Bytes(json);
+    const bytes = Buffer.byteLength(json, 'utf8');
     if (bytes > maxBytes) {
       ctx.addIssue({ code: 'custom', message: `${what} is ${bytes} bytes as JSON, more than the limit of ${maxBytes} (policy.limits.metadataBytes)` });
       return z.NEVER;

@@ -34,21 +34,6 @@ export function nameProblem(name: string): string | undefined {
   return undefined;
 }
 
-/** UTF-8 bytes of a string, without encoding it. */
-export function utf8Bytes(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
-
 /**
  * Why `value` is not plain JSON (what JSON.stringify keeps and JSON.parse gives back the
  * same), or undefined when it is: null, booleans, finite numbers, well-formed strings,

@@ -107,7 +107,7 @@ export async function buildContext(deps: MemoryDeps, session: Session, query: st
 /** The view without the records that cannot be read (each reported in `skipped`). */
 function readableView(view: SessionView, skipped: SkippedRecord[]): SessionView {
   const synopsis = view.synopsis && readableOnly('summary', [view.synopsis], skipped)[0];
-  return { ...view, ...(synopsis ? { synopsis } : { synopsis: undefined }), summaries: readableOnly('summary', view.summaries, skipped), uncovered: readableOnly('turn', view.uncovered, skipped) };
+  return { ...view, synopsis, summaries: readableOnly('summary', view.summaries, skipped), uncovered: readableOnly('turn', view.uncovered, skipped) };
 }
 
 function skippedEntry(record: SkippedRecord): ManifestItem {
