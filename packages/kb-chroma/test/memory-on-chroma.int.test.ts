@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createInlineJobQueue, createInMemorySessionStore, createMemory, HashingEmbeddings } from '@strata/core';
 import type { KnowledgeBase, SessionStore } from '@strata/core';
 import { createChromaKnowledgeBase } from '../src/index.js';
+import type { Collection } from 'chromadb';
 import { adminClient, CHROMA_URL, chromaUnavailable, dropCollections, uniquePrefix } from './chroma-server.js';
 
 const unavailable = await chromaUnavailable();
@@ -38,17 +39,25 @@ async function converse(memory: Awaited<ReturnType<typeof openMemory>>): Promise
 
 const QUERIES = ['Kyoto temples', 'where do I live', 'moved to Berlin'];
 
+/** A memory on a fresh Chroma collection after the conversation, with that collection as Chroma holds it. */
+async function withConversation(run: (memory: Awaited<ReturnType<typeof openMemory>>, knowledge: KnowledgeBase, stored: Collection) => Promise<void>): Promise<void> {
+  const collectionPrefix = `${RUN}-${++serial}`;
+  const knowledge = await chromaKb(collectionPrefix);
+  const memory = await openMemory(await createInMemorySessionStore(), knowledge);
+  try {
+    await converse(memory);
+    await run(memory, knowledge, await adminClient().getCollection({ name: `${collectionPrefix}__strata-hashing-v1__64` }));
+  } finally {
+    await memory.close();
+  }
+}
+
 if (unavailable === null) {
   afterAll(() => dropCollections(RUN));
 
   describe('a memory with a Chroma knowledge base', () => {
     it('indexes turns, summaries and facts in Chroma and answers search with them', async () => {
-      const collectionPrefix = `${RUN}-${++serial}`;
-      const knowledge = await chromaKb(collectionPrefix);
-      const memory = await openMemory(await createInMemorySessionStore(), knowledge);
-      try {
-        await converse(memory);
-        const stored = await adminClient().getCollection({ name: `${collectionPrefix}__strata-hashing-v1__64` });
+      await withConversation(async (memory, knowledge, stored) => {
         expect(await stored.count()).toBe(await knowledge.count({}));
         expect(await knowledge.count({ namespace: 'u1', kinds: ['fact'] })).toBeGreaterThan(0);
         expect(await knowledge.count({ namespace: 'u1', kinds: ['turn'] })).toBe(16);
@@ -57,18 +66,11 @@ if (unavailable === null) {
         const turns = await memory.search({ namespace: 'u1', query: 'Kyoto temples', k: 3, kinds: ['turn'] });
         expect(turns.map((hit) => hit.kind)).toEqual(['turn', 'turn', 'turn']);
         expect(turns.every((hit) => /Kyoto temples/.test(hit.text))).toBe(true);
-      } finally {
-        await memory.close();
-      }
+      });
     });
 
     it('holds no text, and forget leaves nothing of the forgotten turns and what came from them in Chroma', async () => {
-      const collectionPrefix = `${RUN}-${++serial}`;
-      const knowledge = await chromaKb(collectionPrefix);
-      const memory = await openMemory(await createInMemorySessionStore(), knowledge);
-      try {
-        await converse(memory);
-        const stored = await adminClient().getCollection({ name: `${collectionPrefix}__strata-hashing-v1__64` });
+      await withConversation(async (memory, _knowledge, stored) => {
         const everything = await stored.get({ include: ['documents', 'metadatas'] });
         expect(everything.ids.length).toBeGreaterThan(0);
         // Chroma gets ids, vectors and filter fields only: no text it would have to forget
@@ -84,9 +86,7 @@ if (unavailable === null) {
         expect((await stored.get({ where: { sessionId: session?.id ?? '' } })).ids).toEqual([]);
         const left = await stored.get({ ids: turns.map((m) => m.id) });
         expect(left.ids).toEqual([]);
-      } finally {
-        await memory.close();
-      }
+      });
     });
 
     it('reindex fills a fresh collection to the same count and the same search results', async () => {
