@@ -2,7 +2,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { HumanMessage } from '@langchain/core/messages';
 import type { ContextResult } from '@strata/core';
 import { createMemory } from '@strata/core';
-import { createStrataMiddleware } from '@strata/core/langchain';
+import { createStrataMiddleware } from '@strata/langchain';
 import { createAgent } from 'langchain';
 
 /**

@@ -1,5 +1,6 @@
 import { ChatOpenAI, OpenAIEmbeddings } from '@langchain/openai';
-import { LlmFactExtractor, LlmSummarizer, StrataError, type StructuredOutputMethod } from '@strata/core';
+import { StrataError } from '@strata/core';
+import { LlmFactExtractor, LlmSummarizer, type StructuredOutputMethod } from '@strata/langchain';
 import { z } from 'zod';
 
 const url = (what: string) =>

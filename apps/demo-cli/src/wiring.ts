@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EmbeddingsInterface } from '@langchain/core/embeddings';
 import { OpenAIEmbeddings } from '@langchain/openai';
 import {
-  createMemory, createWorkerThreadJobQueue, ExtractiveSummarizer, HashingEmbeddings, LinearThreadSelector, LlmThreadSelector, ObservationFactExtractor, StrataError, TiktokenTokenCounter,
+  createMemory, createWorkerThreadJobQueue, ExtractiveSummarizer, HashingEmbeddings, LinearThreadSelector, ObservationFactExtractor, StrataError, TiktokenTokenCounter,
   type FactExtractor, type JobQueue, type ThreadSelector, type KnowledgeBase, type Memory, type PolicyInput, type Summarizer, type TokenCounter,
+  type Embedder,
 } from '@strata/core';
+import { LlmThreadSelector } from '@strata/langchain';
 import { createChromaKnowledgeBase } from '@strata/kb-chroma';
 import { createSqliteKnowledgeBase, createSqliteSessionStore } from '@strata/store-sqlite';
 import { createBullMqJobQueue, listFailedJobs, readQueueStats, redriveFailedJobs, startWorker, type DeriveQueueName, type WorkerEvent, type WorkerHandle } from '@strata/worker';
@@ -43,7 +44,7 @@ export interface WireOptions {
 interface Models {
   summarizer: Summarizer;
   extractor: FactExtractor;
-  embeddings: EmbeddingsInterface;
+  embeddings: Embedder;
   /** Names the vector space (Chroma keeps one collection per model and dimension). */
   embeddingsModel: { name: string; dimensions: number | undefined };
   tokens: TokenCounter;

@@ -92,11 +92,11 @@ describe('createLlmModels against a local OpenAI-compatible server', () => {
     await memory.append(first.id, [{ role: 'user', content: 'Hi, I live in Lisbon.' }, { role: 'assistant', content: 'Nice!' }]);
     await memory.append(second.id, { role: 'user', content: 'Where do I live?' });
     const recall = await memory.getContext(second.id, { budgetTokens: 800 });
-    expect(recall.messages.map((m) => m.text).join('\n')).toMatch(/User lives in Lisbon\./);
+    expect(recall.messages.map((m) => m.content).join('\n')).toMatch(/User lives in Lisbon\./);
 
     await memory.append(second.id, { role: 'user', content: 'I moved to Porto.' });
     const after = await memory.getContext(second.id, { query: 'Where do I live?', budgetTokens: 800 });
-    const prompt = after.messages.map((m) => m.text).join('\n');
+    const prompt = after.messages.map((m) => m.content).join('\n');
     expect(prompt).toMatch(/User lives in Porto\./);
     expect(prompt).not.toMatch(/User lives in Lisbon\./);
     const facts = await memory.facts.list({ namespace: 'ana', includeSuperseded: true });

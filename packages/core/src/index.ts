@@ -5,18 +5,18 @@ export type { MemoryOptions } from './config/memory-options.js';
 export { policySchema } from './config/policy.js';
 export { nameProblem } from './config/text-rules.js';
 export type { Policy, PolicyInput } from './config/policy.js';
-export type { ContextResult, PendingReport } from './services/context.js';
+export type { ContextOptions, ContextResult, PendingReport } from './services/context.js';
 export type { ForgetReport, ForgetTarget } from './services/forget.js';
 export type { ReindexReport } from './services/reindex.js';
 export type { ExportBundle, ExportFormat, ImportOptions, ImportReport } from './services/transfer.js';
 export { BUNDLE_FORMAT, BUNDLE_VERSION } from './services/transfer.js';
-export { toLangChainMessage } from './services/to-langchain.js';
 
 export { StrataError, isWorthRetrying } from './errors/strata-error.js';
 export type { StrataErrorCode, StrataErrorOptions } from './errors/strata-error.js';
 
 export type { Session } from './domain/session.js';
-export type { MessageInput, NewMessage, Role, StoredMessage, ToolCall, TurnTokenCount } from './domain/message.js';
+export { isMemoryMessage } from './domain/message.js';
+export type { ContextMessage, MemoryMessage, MessageInput, NewMessage, Role, StoredMessage, ToolCall, TurnTokenCount } from './domain/message.js';
 export type { Fact, JobRecord, JobType, Summary, SummaryLevel } from './domain/derived.js';
 export type { ItemKind, ManifestItem, PendingJob, SearchHit, Tier } from './domain/retrieval.js';
 export type { DeriveJob, DeriveResult, ExtractedFact, JobRef, KnownFact, TranscriptTurn, VectorOf } from './domain/jobs.js';
@@ -33,7 +33,7 @@ export type { KnowledgeBase, KnowledgeEntry, KnowledgeFilter, KnowledgeKind, Kno
 export type { DeriveAttempt, JobQueue, JobRuntime } from './ports/job-queue.js';
 export { deriveJob } from './services/derive.js';
 export type { DeriveModels } from './services/derive.js';
-export type { Clock, ConsolidateInput, ExtractInput, FactExtractor, SummarizeInput, Summarizer, TokenCounter } from './ports/models.js';
+export type { Clock, ConsolidateInput, Embedder, ExtractInput, FactExtractor, SummarizeInput, Summarizer, TokenCounter } from './ports/models.js';
 export type { UsageListener } from './ports/models.js';
 
 export { analyzeText, isStopWord } from './lexical/analyze.js';
@@ -63,12 +63,14 @@ export { ObservationFactExtractor } from './models/observation-fact-extractor.js
 export { HashingEmbeddings } from './models/hashing-embeddings.js';
 export { TiktokenTokenCounter } from './models/tiktoken-token-counter.js';
 export { CharTokenCounter } from './models/char-token-counter.js';
-export { LlmSummarizer } from './models/llm-summarizer.js';
-export type { LlmSummarizerOptions } from './models/llm-summarizer.js';
-export { LlmFactExtractor } from './models/llm-fact-extractor.js';
-export type { LlmFactExtractorOptions } from './models/llm-fact-extractor.js';
-export type { StructuredOutputMethod } from './models/structured-call.js';
-export { toModelError } from './models/to-model-error.js';
+
+// For model adapters outside core (e.g. @strata/langchain's LLM summarizer and extractor):
+// how turns and known facts are shown to a model, predicate spelling, error mapping, zod parsing.
+export { toModelError, invalidModelOutput } from './models/to-model-error.js';
+export { renderTurns, renderKnownFacts, wordsFor } from './models/transcript-text.js';
+export { speakerOf } from './models/speaker-of.js';
+export { canonicalPredicate } from './models/predicate-aliases.js';
+export { parseWith } from './config/parse.js';
 
 // Input rules shared by every KnowledgeBase adapter (same checks, codes and messages).
 export {
@@ -89,5 +91,3 @@ export type { MemoryType, TopicDecay } from './engine/decay.js';
 export { LinearThreadSelector } from './models/linear-thread-selector.js';
 export { SimilarityThreadSelector } from './models/similarity-thread-selector.js';
 export type { SimilarityThreadSelectorOptions } from './models/similarity-thread-selector.js';
-export { LlmThreadSelector } from './models/llm-thread-selector.js';
-export type { LlmThreadSelectorOptions } from './models/llm-thread-selector.js';

@@ -42,6 +42,8 @@ export interface OpenAiStubOptions {
    * @defaultValue 0 (chosen by the OS)
    */
   port?: number;
+  /** Pause before each streamed chunk, so a test can act (abort, stop reading) mid-stream. @defaultValue 0 */
+  streamDelayMs?: number;
 }
 
 /** A request the stub received, body parsed from JSON. */
@@ -50,7 +52,10 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: unknown;
-  /** The JSON answered (with its `usage`), set once the response is sent; absent for errors. */
+  /**
+   * The JSON answered (with its `usage`), set once the response is sent; for a streamed
+   * answer, the `chat.completion.chunk` objects sent; absent for errors.
+   */
   response?: unknown;
 }
 
@@ -70,8 +75,10 @@ class StubError extends Error {
 }
 
 /**
- * Starts a local OpenAI-compatible server: `POST /v1/chat/completions` (non-streaming, scripted
- * or computed replies, tool calls) and `POST /v1/embeddings` (deterministic vectors from a hash
+ * Starts a local OpenAI-compatible server: `POST /v1/chat/completions` (scripted or computed
+ * replies, tool calls; with `stream: true`, server-sent `chat.completion.chunk` events: the text
+ * a word at a time, tool-call arguments in pieces, then a usage chunk when
+ * `stream_options.include_usage`) and `POST /v1/embeddings` (deterministic vectors from a hash
  * of each input; `encoding_format` 'float' or 'base64'), both reporting `usage`. Listens on
  * 127.0.0.1, on `port` or one chosen by the OS.
  * @example
@@ -85,21 +92,22 @@ export async function startOpenAiStub(options: OpenAiStubOptions = {}): Promise<
   const nextReply = replySource(options.chat ?? []);
   const dimensions = options.embeddingDimensions ?? 32;
   let completions = 0;
-  const route = async (req: IncomingMessage, body: unknown): Promise<unknown> => {
+  const route = async (req: IncomingMessage, body: unknown): Promise<Answer> => {
     if (req.method === 'POST' && req.url === '/v1/chat/completions') {
       const request = body as ChatCompletionRequest;
-      if (request.stream) throw new StubError(400, 'openai stub: streaming is not supported; create the client with streaming off');
-      return chatCompletion(request, await nextReply(request), ++completions);
+      const completion = chatCompletion(request, await nextReply(request), ++completions);
+      return request.stream ? { chunks: completionChunks(completion, request) } : { json: completion };
     }
-    if (req.method === 'POST' && req.url === '/v1/embeddings') return embeddingList(body, dimensions);
+    if (req.method === 'POST' && req.url === '/v1/embeddings') return { json: embeddingList(body, dimensions) };
     throw new StubError(404, `openai stub: no route for ${req.method ?? ''} ${req.url ?? ''}`);
   };
   const server = createServer((req, res) => {
-    void handle(req, res, async (body) => {
+    void handle(req, res, options.streamDelayMs ?? 0, async (body) => {
       const recorded: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
       requests.push(recorded);
-      recorded.response = await route(req, body);
-      return recorded.response;
+      const answer = await route(req, body);
+      recorded.response = 'json' in answer ? answer.json : answer.chunks;
+      return answer;
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -138,10 +146,21 @@ function replySource(chat: StubChatReply[] | StubChatHandler): (request: ChatCom
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, route: (body: unknown) => Promise<unknown>): Promise<void> {
+/** A JSON body, or the chunks of a server-sent event stream. */
+type Answer = { json: unknown } | { chunks: unknown[] };
+
+async function handle(req: IncomingMessage, res: ServerResponse, delayMs: number, route: (body: unknown) => Promise<Answer>): Promise<void> {
   try {
-    const payload = await route(await readJson(req));
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
+    const answer = await route(await readJson(req));
+    if ('json' in answer) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer.json));
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    for (const chunk of answer.chunks) {
+      if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      // the client went away (aborted, or stopped reading): nothing more to send
+      if (res.destroyed) return;
+      res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    }
+    res.end('data: [DONE]\n\n');
   } catch (error) {
     const status = error instanceof StubError ? error.status : 500;
     const message = error instanceof Error ? error.message : String(error);
@@ -179,6 +198,37 @@ function chatCompletion(request: ChatCompletionRequest, reply: StubChatReply, n:
     }],
     usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
   };
+}
+
+type ChatCompletion = ReturnType<typeof chatCompletion>;
+
+/**
+ * A completion as OpenAI streams it: the role, the text a word at a time, each tool call's id
+ * and name then its arguments in pieces (each delta carries the call's index), the finish
+ * reason, and a last chunk with no choices and the usage when the request asked for it.
+ */
+function completionChunks(completion: ChatCompletion, request: ChatCompletionRequest): unknown[] {
+  const choice = completion.choices[0];
+  const includeUsage = (request.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+  const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) => ({
+    id: completion.id,
+    object: 'chat.completion.chunk',
+    created: completion.created,
+    model: completion.model,
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+    ...(includeUsage ? { usage: null } : {}),
+  });
+  const content = choice?.message.content ?? '';
+  const calls = choice?.message.tool_calls ?? [];
+  const chunks: unknown[] = [chunk({ role: 'assistant', content: '', refusal: null })];
+  for (const piece of content.match(/\s*\S+\s*/g) ?? []) chunks.push(chunk({ content: piece }));
+  calls.forEach((call, index) => {
+    chunks.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }));
+    for (const piece of call.function.arguments.match(/[^]{1,8}/g) ?? []) chunks.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+  });
+  chunks.push(chunk({}, choice?.finish_reason ?? 'stop'));
+  if (includeUsage) chunks.push({ id: completion.id, object: 'chat.completion.chunk', created: completion.created, model: completion.model, choices: [], usage: completion.usage });
+  return chunks;
 }
 
 function embeddingList(body: unknown, defaultDimensions: number) {

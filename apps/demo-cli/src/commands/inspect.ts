@@ -69,7 +69,7 @@ export function registerInspectCommand(program: Command): void {
         const tiers = await reportTiers(memory, session, context);
         const topics = await memory.topics.list(session.id);
         if (options.json) {
-          return printJson({ session, tiers, topics, context: { query: context.query, budgetTokens: context.budgetTokens, tokens: context.tokens, messages: context.messages.map((m) => ({ type: m.getType(), content: m.content })), manifest: context.manifest } });
+          return printJson({ session, tiers, topics, context: { query: context.query, budgetTokens: context.budgetTokens, tokens: context.tokens, messages: context.messages.map((m) => ({ role: m.role, ...('memory' in m ? { memory: true } : {}), content: m.content })), manifest: context.manifest } });
         }
         print(`${pc.bold(session.title ?? session.id)} ${pc.dim(`${session.id} · namespace ${session.namespace}`)}\n`);
         print(renderTiers(tiers));

@@ -108,6 +108,7 @@ export function limitedInputSchemas(limits: Limits) {
     getContext: z.object({
       query: text('query', limits.queryBytes).optional(),
       budgetTokens: z.number().int().positive().max(2_000_000).optional(),
+      systemPrompt: text('systemPrompt', limits.messageBytes).optional(),
     }),
     search: z.object({
       namespace: namespaceSchema,

@@ -1,8 +1,7 @@
-import type { EmbeddingsInterface } from '@langchain/core/embeddings';
 import type { JobQueue } from '../ports/job-queue.js';
 import type { KnowledgeBase } from '../ports/knowledge-base.js';
 import type { LexicalIndex } from '../ports/lexical-index.js';
-import type { Clock, FactExtractor, Summarizer, TokenCounter } from '../ports/models.js';
+import type { Clock, Embedder, FactExtractor, Summarizer, TokenCounter } from '../ports/models.js';
 import type { SessionStore } from '../ports/session-store.js';
 import type { ThreadSelector } from '../ports/thread-selector.js';
 import type { PolicyInput } from './policy.js';
@@ -36,7 +35,7 @@ export interface MemoryOptions {
    * @defaultValue the offline heuristic extractor, unless `extractor` is offline itself
    */
   fallbackExtractor?: FactExtractor;
-  embeddings?: EmbeddingsInterface;
+  embeddings?: Embedder;
   tokens?: TokenCounter;
   clock?: Clock;
   /**

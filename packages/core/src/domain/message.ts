@@ -49,3 +49,19 @@ export interface StoredMessage extends NewMessage {
   namespace: string;
   seq: number;
 }
+
+/** strata's memory for one prompt (working tier, facts, recalled extracts), sent as a system message. */
+export interface MemoryMessage {
+  role: 'system';
+  content: string;
+  /** Tells it apart from a stored system turn. */
+  memory: true;
+}
+
+/** A message of an assembled context: the memory message (when there is memory to show), then stored turns verbatim. */
+export type ContextMessage = MemoryMessage | StoredMessage;
+
+/** The memory message of a context, as opposed to a stored turn. */
+export function isMemoryMessage(message: ContextMessage): message is MemoryMessage {
+  return 'memory' in message && message.memory === true;
+}

@@ -77,3 +77,28 @@ describe('assembleContext', () => {
     expect(out.included.recall.map((i) => i.id)).toEqual(['early', 'late']);
   });
 });
+
+describe('assembleContext: the current turn', () => {
+  it('packs the pinned turns and fixed tokens first, whatever they cost, then what is left', () => {
+    const pinned = [item('recent', 't5', 30, 5, { isToolResult: true }), item('recent', 't4', 10, 4), item('recent', 't3', 10, 3)];
+    const candidates = { ...empty, facts: [item('facts', 'f1', 10, 1)], recent: [item('recent', 't2', 10, 2), item('recent', 't1', 10, 1)] };
+    const out = assembleContext({ ...base, budgetTokens: 75, candidates, pinned, fixedTokens: 12 });
+    expect(out.included.recent.map((i) => i.id)).toEqual(['t2', 't3', 't4', 't5']);
+    expect(out.tokens).toBe(72);
+    expect(out.overBudget).toBe(false);
+    expect(out.manifest.find((m) => m.id === 't1')?.included).toBe(false);
+    expect(out.manifest.find((m) => m.id === 'f1')?.included).toBe(false);
+  });
+
+  it('sends the pinned turns over the budget, cuts everything else, and says so', () => {
+    const pinned = [item('recent', 't3', 500, 3, { isToolResult: true }), item('recent', 't2', 10, 2)];
+    const candidates = { ...empty, facts: [item('facts', 'f1', 1, 1)], recent: [item('recent', 't1', 1, 1)] };
+    const out = assembleContext({ ...base, budgetTokens: 20, candidates, pinned });
+    expect(out.overBudget).toBe(true);
+    expect(out.included.recent.map((i) => i.id)).toEqual(['t2', 't3']);
+    expect(out.included.facts).toEqual([]);
+    expect(out.tokens).toBe(510);
+    expect(out.manifest.find((m) => m.id === 't3')?.reason).toMatch(/kept over the budget/);
+    expect(out.manifest.filter((m) => m.included).map((m) => m.id).sort()).toEqual(['t2', 't3']);
+  });
+});

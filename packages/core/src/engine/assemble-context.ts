@@ -21,6 +21,9 @@ export interface ContextItem {
   isToolResult?: boolean;
 }
 
+/** Why a turn of the current turn is in even though the budget could not hold it. */
+export const OVER_BUDGET_REASON = 'kept over the budget: the current turn is always sent (the budget cannot hold it; everything else was cut first)';
+
 export interface AssembleInput {
   budgetTokens: number;
   shares: Record<Section, number>;
@@ -30,6 +33,13 @@ export interface AssembleInput {
   memoryOverhead: number;
   /** Tokens charged once per non-empty memory section (its heading). */
   headingTokens: Record<Exclude<Section, 'recent'>, number>;
+  /**
+   * Recent turns that are always in, whatever they cost: the current turn (the newest user
+   * turn and the tool calls and results after it), newest first. Not repeated in `candidates.recent`.
+   */
+  pinned?: ContextItem[];
+  /** Tokens spent before anything is packed (e.g. the app's own system prompt). */
+  fixedTokens?: number;
 }
 
 export interface Assembly {
@@ -38,16 +48,19 @@ export interface Assembly {
   manifest: ManifestItem[];
   /** Tokens spent by the plan (items + overheads). */
   tokens: number;
+  /** The pinned turns and fixed tokens alone exceed the budget (they are sent anyway). */
+  overBudget: boolean;
 }
 
 const FIRST_PASS: Section[] = ['recent', 'profile', 'facts', 'working', 'recall'];
 const FLOW_ORDER: Section[] = ['recent', 'facts', 'recall', 'profile', 'working'];
 
 /**
- * Packs candidates into a token budget. Each section first gets its share; the unused
- * share then flows on, in FLOW_ORDER, to sections that still have candidates. Recent turns
- * are a contiguous suffix of the conversation (newest first, stop at the first that does
- * not fit) and never start with a tool result. Pure.
+ * Packs candidates into a token budget. The fixed tokens and the pinned turns come first,
+ * whatever they cost. Each section then gets its share of what is left; the unused share
+ * flows on, in FLOW_ORDER, to sections that still have candidates. Recent turns are a
+ * contiguous suffix of the conversation (newest first, stop at the first that does not fit)
+ * and never start with a tool result. Pure.
  */
 export function assembleContext(input: AssembleInput): Assembly {
   const state = new PackState(input);
@@ -63,7 +76,17 @@ class PackState {
   private readonly stopped = new Set<Section>();
   private readonly cut = new Map<string, string>();
 
-  constructor(private readonly input: AssembleInput) {}
+  private readonly pinned: Set<ContextItem>;
+  readonly overBudget: boolean;
+
+  constructor(private readonly input: AssembleInput) {
+    const pinned = input.pinned ?? [];
+    this.pinned = new Set(pinned);
+    this.taken.set('recent', [...pinned]);
+    this.spent = (input.fixedTokens ?? 0) + pinned.reduce((sum, item) => sum + item.tokens, 0);
+    this.overBudget = this.spent > input.budgetTokens;
+    if (this.overBudget) this.stopped.add('recent');
+  }
 
   pack(section: Section, allowance: number): void {
     const taken = this.taken.get(section) ?? [];
@@ -97,7 +120,7 @@ class PackState {
 
   trimLeadingToolResults(): void {
     const recent = this.taken.get('recent') ?? [];
-    while (recent.length > 0 && recent[recent.length - 1]?.isToolResult) {
+    while (recent.length > 0 && recent[recent.length - 1]?.isToolResult && !this.pinned.has(recent[recent.length - 1] as ContextItem)) {
       const dropped = recent.pop();
       if (!dropped) break;
       this.spent -= dropped.tokens;
@@ -111,7 +134,8 @@ class PackState {
     for (const section of ['working', 'profile', 'facts', 'recall', 'recent'] as const) {
       const taken = new Set(this.taken.get(section) ?? []);
       included[section] = [...taken].sort((a, b) => a.order - b.order);
-      for (const item of this.input.candidates[section]) {
+      const candidates = section === 'recent' ? [...this.pinned, ...this.input.candidates.recent] : this.input.candidates[section];
+      for (const item of candidates) {
         const isIn = taken.has(item);
         manifest.push({
           kind: item.kind,
@@ -120,11 +144,11 @@ class PackState {
           ...(item.score === undefined ? {} : { score: item.score }),
           tokens: item.tokens,
           included: isIn,
-          reason: isIn ? item.reason : (this.cut.get(item.id) ?? `cut: over the token budget (${item.reason})`),
+          reason: this.overBudget && this.pinned.has(item) ? OVER_BUDGET_REASON : isIn ? item.reason : (this.cut.get(item.id) ?? `cut: over the token budget (${item.reason})`),
           sourceMessageIds: item.sourceMessageIds,
         });
       }
     }
-    return { included, manifest, tokens: this.spent };
+    return { included, manifest, tokens: this.spent, overBudget: this.overBudget };
   }
 }

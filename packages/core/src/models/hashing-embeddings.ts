@@ -1,5 +1,5 @@
-import { Embeddings } from '@langchain/core/embeddings';
 import { analyzeText } from '../lexical/analyze.js';
+import type { Embedder } from '../ports/models.js';
 
 export interface HashingEmbeddingsOptions {
   /**
@@ -46,21 +46,20 @@ function countTerms(text: string): Map<string, number> {
  * const embeddings = new HashingEmbeddings({ dimensions: 256 });
  * const vector = await embeddings.embedQuery('Where do I live?');
  */
-export class HashingEmbeddings extends Embeddings {
+export class HashingEmbeddings implements Embedder {
   readonly modelName = 'strata-hashing-v1';
   readonly dimensions: number;
 
   constructor(options: HashingEmbeddingsOptions = {}) {
-    super({});
     this.dimensions = options.dimensions ?? 256;
   }
 
   /** One vector per text, in input order. */
-  override async embedDocuments(texts: string[]): Promise<number[][]> {
+  async embedDocuments(texts: string[]): Promise<number[][]> {
     return texts.map((text) => this.embed(text));
   }
 
-  override async embedQuery(text: string): Promise<number[]> {
+  async embedQuery(text: string): Promise<number[]> {
     return this.embed(text);
   }
 

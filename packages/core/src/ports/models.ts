@@ -58,6 +58,17 @@ export interface TokenCounter {
   count(text: string): number;
 }
 
+/**
+ * Turns text into vectors for the knowledge base. The same two methods as LangChain's
+ * `EmbeddingsInterface`, so any LangChain embeddings (e.g. `OpenAIEmbeddings`) can be passed
+ * as they are; core itself depends on no framework.
+ */
+export interface Embedder {
+  /** One vector per text, in input order, all of the same length. */
+  embedDocuments(texts: string[]): Promise<number[][]>;
+  embedQuery(text: string): Promise<number[]>;
+}
+
 /** Time source; inject a fixed one in tests. */
 export interface Clock {
   now(): number;

@@ -1,6 +1,4 @@
-import type { BaseMessage } from '@langchain/core/messages';
-import { SystemMessage } from '@langchain/core/messages';
-import type { StoredMessage } from '../domain/message.js';
+import type { ContextMessage, MemoryMessage, StoredMessage } from '../domain/message.js';
 import type { ManifestItem, PendingJob } from '../domain/retrieval.js';
 import type { Session } from '../domain/session.js';
 import { PROFILE_PREDICATE_KINDS } from '../lexical/fact-lexical-text.js';
@@ -12,8 +10,8 @@ import { queryDayFor, retrieve } from './retrieve.js';
 import { readableOnly, type SkippedRecord } from './readable.js';
 import { searchOnce } from './search-once.js';
 import { loadSessionView, type SessionView } from './session-view.js';
-import { toLangChainMessage } from './to-langchain.js';
-import { turnTokens } from './turn-tokens.js';
+import { countTurnTokens, turnTokens } from './turn-tokens.js';
+import { loadCurrentTurn } from './current-turn.js';
 import { dedupeRecall, isNotSynopsis, pickFacts, withNeighbours } from './context-selection.js';
 import { PROFILE_CANDIDATES, lineItem, profileItems, recallLine, recentItem, redundantEntry, sinceOf, tierOf, workingItems, type Rendered } from './context-items.js';
 
@@ -37,11 +35,29 @@ export interface PendingReport {
   unlistedThroughSeq: number;
 }
 
+export interface ContextOptions {
+  /** Text the memory selects for; defaults to the newest user turn. */
+  query?: string;
+  budgetTokens?: number;
+  /**
+   * The app's own system prompt. It leads the one system message (strata's memory follows it)
+   * and counts against the budget, so the model gets exactly one system message.
+   */
+  systemPrompt?: string;
+}
+
 export interface ContextResult {
-  messages: BaseMessage[];
+  /** strata's memory as one system message (absent when there is none to show), then the recent turns, oldest first. */
+  messages: ContextMessage[];
   manifest: ManifestItem[];
   tokens: number;
   budgetTokens: number;
+  /**
+   * The system prompt and the current turn (the newest user turn and the tool calls and
+   * results after it) alone exceed the budget. They are sent anyway, everything else is cut,
+   * `tokens` exceeds `budgetTokens`, and the manifest says so on those turns.
+   */
+  overBudget: boolean;
   /** The query the memory was selected for. */
   query: string;
   pending: PendingReport;
@@ -54,12 +70,15 @@ const HEADINGS = { working: 'Conversation so far (summarized):', profile: 'About
  * Assembles the context for the next model call: the working tier, the facts and older
  * extracts that match the query, and the recent turns, within `budgetTokens`.
  */
-export async function buildContext(deps: MemoryDeps, session: Session, query: string | undefined, budgetTokens: number): Promise<ContextResult> {
+export async function buildContext(deps: MemoryDeps, session: Session, options: ContextOptions & { budgetTokens: number }): Promise<ContextResult> {
+  const { query, budgetTokens, systemPrompt } = options;
   // Only the newest turns a context of this budget could show: a backlog is reached through search.
   const skipped: SkippedRecord[] = [];
   const view = readableView(await loadSessionView(deps, session, budgetTokens), skipped);
-  const effectiveQuery = query ?? lastUserText(view.uncovered);
-  const shown = new Set<string>([...view.uncovered.map((m) => m.id), ...view.summaries.map((s) => s.id), ...(view.synopsis ? [view.synopsis.id] : [])]);
+  const current = readableOnly('turn', await loadCurrentTurn(deps, session, view.uncovered), skipped);
+  const currentIds = new Set(current.map((m) => m.id));
+  const effectiveQuery = query ?? lastUserText(current.length ? current : view.uncovered);
+  const shown = new Set<string>([...view.uncovered.map((m) => m.id), ...currentIds, ...view.summaries.map((s) => s.id), ...(view.synopsis ? [view.synopsis.id] : [])]);
   const { context } = deps.policy;
   const day = queryDayFor(deps, effectiveQuery);
   // the two retrievals search the facts for the same words three times: once is enough
@@ -88,17 +107,21 @@ export async function buildContext(deps: MemoryDeps, session: Session, query: st
       profile: profileItems(deps, readableOnly('fact', profile, skipped), new Set(facts.map((f) => f.id))),
       facts: factPick.kept.map((hit) => lineItem(deps, hit, 'facts', 'long-term', `- ${hit.text}${sinceOf(hit)}`)),
       recall: recall.kept.map((hit) => lineItem(deps, hit, 'recall', hit.kind === 'turn' ? 'session' : 'working', recallLine(hit))),
-      recent: [...view.uncovered].reverse().map((m) => recentItem(deps, m, split.isAdapted)),
+      recent: [...view.uncovered].reverse().filter((m) => !currentIds.has(m.id)).map((m) => recentItem(deps, m, split.isAdapted)),
     },
-    memoryOverhead: MESSAGE_OVERHEAD_TOKENS + count(PREAMBLE) + 1,
+    pinned: [...current].reverse().map((m) => ({ ...recentItem(deps, m, false), reason: 'current turn (always sent)' })),
+    // the app's prompt opens the one system message: its text and the message overhead are spent first
+    ...(systemPrompt ? { fixedTokens: count(systemPrompt) + MESSAGE_OVERHEAD_TOKENS } : {}),
+    memoryOverhead: (systemPrompt ? 0 : MESSAGE_OVERHEAD_TOKENS) + count(PREAMBLE) + (systemPrompt ? 2 : 1),
     headingTokens: { working: count(HEADINGS.working) + 2, profile: count(HEADINGS.profile) + 2, facts: count(HEADINGS.facts) + 2, recall: count(HEADINGS.recall) + 2 },
   });
-  const { messages, tokens } = fitToBudget(deps, assembly, view, budgetTokens);
+  const { messages, tokens } = fitToBudget(deps, assembly, [...view.uncovered, ...current], { budget: budgetTokens, systemPrompt, pinned: currentIds });
   return {
     messages,
     manifest: [...assembly.manifest, ...[...factPick.redundant, ...recall.redundant].map((r) => redundantEntry(deps, r.hit, r.reason)), ...skipped.map(skippedEntry)],
     tokens,
     budgetTokens,
+    overBudget: assembly.overBudget,
     query: effectiveQuery,
     pending: { jobs, watermarkSeq: view.watermark, uncoveredMessages: view.uncoveredCount, unlistedThroughSeq: view.unreadThroughSeq },
   };
@@ -131,15 +154,23 @@ function lastUserText(messages: readonly StoredMessage[]): string {
  * text by a token or two; if the real count exceeds the budget, the lowest-priority memory
  * lines are dropped until it fits, and the manifest says so.
  */
-function fitToBudget(deps: MemoryDeps, assembly: Assembly, view: SessionView, budget: number): { messages: BaseMessage[]; tokens: number } {
-  const byId = new Map(view.uncovered.map((m) => [m.id, m]));
+function fitToBudget(
+  deps: MemoryDeps,
+  assembly: Assembly,
+  turns: readonly StoredMessage[],
+  { budget, systemPrompt, pinned }: { budget: number; systemPrompt: string | undefined; pinned: ReadonlySet<string> },
+): { messages: ContextMessage[]; tokens: number } {
+  const byId = new Map(turns.map((m) => [m.id, m]));
   for (;;) {
-    const { memory, recent } = render(assembly, byId);
+    const { memory, recent } = render(assembly, byId, systemPrompt);
     // recent turns cost what was counted when they were stored (same text, same tool calls): only the composed system message is counted here
     const tokens = (memory ? messageTokens(deps, memory) : 0) + recent.reduce((sum, m) => sum + turnTokens(deps, m), 0);
-    const messages = [...(memory ? [memory] : []), ...recent.map(toLangChainMessage)];
+    const messages: ContextMessage[] = [...(memory ? [memory] : []), ...recent];
     if (tokens <= budget) return { messages, tokens };
-    const victim = (['recall', 'working', 'facts', 'profile', 'recent'] as const).map((s) => ({ s, list: assembly.included[s] })).find((e) => e.list.length > 0);
+    // the current turn is never a victim: it is what the model must answer (the oldest recent turns go first)
+    const victim = (['recall', 'working', 'facts', 'profile', 'recent'] as const)
+      .map((s) => ({ s, list: assembly.included[s] }))
+      .find((e) => (e.s === 'recent' ? !pinned.has(e.list[0]?.id ?? '') && e.list.length > 0 : e.list.length > 0));
     if (!victim) return { messages, tokens };
     const dropped = victim.s === 'recent' ? victim.list.shift() : victim.list.pop();
     const entry = assembly.manifest.find((m) => m.id === dropped?.id);
@@ -151,21 +182,19 @@ function fitToBudget(deps: MemoryDeps, assembly: Assembly, view: SessionView, bu
 }
 
 /** The system message of the memory sections, and the recent turns to send after it. */
-function render(assembly: Assembly, byId: Map<string, StoredMessage>): { memory?: SystemMessage; recent: StoredMessage[] } {
+function render(assembly: Assembly, byId: Map<string, StoredMessage>, systemPrompt: string | undefined): { memory?: MemoryMessage; recent: StoredMessage[] } {
   const blocks: string[] = [];
   for (const section of ['working', 'profile', 'facts', 'recall'] as const) {
     const items = assembly.included[section] as Rendered[];
     if (items.length) blocks.push([HEADINGS[section], ...items.map((i) => i.text)].join('\n'));
   }
   const recent = assembly.included.recent.map((i) => byId.get(i.id)).filter((m): m is StoredMessage => m !== undefined);
-  return { ...(blocks.length ? { memory: new SystemMessage(`${PREAMBLE}\n\n${blocks.join('\n\n')}`) } : {}), recent };
+  const memoryText = blocks.length ? `${PREAMBLE}\n\n${blocks.join('\n\n')}` : '';
+  const content = [systemPrompt ?? '', memoryText].filter((part) => part !== '').join('\n\n');
+  return { ...(content ? { memory: { role: 'system', content, memory: true } } : {}), recent };
 }
 
-/** Tokens of a LangChain message as sent: content, tool calls, per-message overhead. */
-export function messageTokens(deps: Pick<MemoryDeps, 'tokens'>, message: BaseMessage): number {
-  const content = typeof message.content === 'string' ? message.content : JSON.stringify(message.content);
-  const calls = 'tool_calls' in message && Array.isArray(message.tool_calls) && message.tool_calls.length
-    ? deps.tokens.count(JSON.stringify(message.tool_calls.map((c) => ({ id: c.id, name: c.name, args: c.args }))))
-    : 0;
-  return deps.tokens.count(content) + calls + MESSAGE_OVERHEAD_TOKENS;
+/** Tokens of a context message as sent, counted afresh: content, tool calls, per-message overhead. */
+export function messageTokens(deps: Pick<MemoryDeps, 'tokens'>, message: ContextMessage): number {
+  return 'memory' in message ? deps.tokens.count(message.content) + MESSAGE_OVERHEAD_TOKENS : countTurnTokens(deps, message).count;
 }

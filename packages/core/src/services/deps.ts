@@ -1,9 +1,8 @@
-import type { EmbeddingsInterface } from '@langchain/core/embeddings';
 import type { Policy } from '../config/policy.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import type { KnowledgeBase } from '../ports/knowledge-base.js';
 import type { LexicalIndex } from '../ports/lexical-index.js';
-import type { Clock, FactExtractor, Summarizer, TokenCounter } from '../ports/models.js';
+import type { Clock, Embedder, FactExtractor, Summarizer, TokenCounter } from '../ports/models.js';
 import type { SessionStore } from '../ports/session-store.js';
 import type { ThreadSelector } from '../ports/thread-selector.js';
 import type { TopicStore } from '../ports/topic-store.js';
@@ -26,7 +25,7 @@ export interface MemoryDeps {
   fallbackSummarizer?: Summarizer;
   /** Used when `extractor` fails for good (degraded mode); absent: failures are thrown. */
   fallbackExtractor?: FactExtractor;
-  embeddings: EmbeddingsInterface;
+  embeddings: Embedder;
   tokens: TokenCounter;
   clock: Clock;
   policy: Policy;

@@ -12,7 +12,7 @@ import { newId } from '../engine/ids.js';
 import type { DeriveResult } from '../domain/jobs.js';
 import type { MemoryDeps } from './deps.js';
 import { applyResult } from './apply.js';
-import { buildContext, type ContextResult } from './context.js';
+import { buildContext, type ContextOptions, type ContextResult } from './context.js';
 import { deriveJob } from './derive.js';
 import { followDerivation, type FlushOptions } from './derivation-progress.js';
 import { DegradedRecovery } from './degraded-recovery.js';
@@ -203,15 +203,17 @@ export class Memory {
    * The context for the next model call, within `budgetTokens`: synopsis and summaries,
    * facts and older extracts matching the query (default: the last user turn), and the
    * recent turns. `manifest` says why each candidate is in or out; `pending` what derivation
-   * has not landed yet (turns it covers stay verbatim until it does).
+   * has not landed yet (turns it covers stay verbatim until it does). The current turn (the
+   * newest user turn and the tool calls and results after it) is always in; `systemPrompt`
+   * leads the one system message and counts against the budget.
    */
-  async getContext(sessionId: string, options: { query?: string; budgetTokens?: number } = {}): Promise<ContextResult> {
+  async getContext(sessionId: string, options: ContextOptions = {}): Promise<ContextResult> {
     this.assertOpen();
     const session = await this.requireSession(sessionId);
-    const opts = parseWith(this.inputs.getContext, options, 'getContext options', `budgetTokens must be a positive integer; query a string of at most ${this.deps.policy.limits.queryBytes} bytes (policy.limits.queryBytes).`);
+    const opts = parseWith(this.inputs.getContext, options, 'getContext options', `budgetTokens must be a positive integer; query a string of at most ${this.deps.policy.limits.queryBytes} bytes (policy.limits.queryBytes); systemPrompt a string of at most ${this.deps.policy.limits.messageBytes} bytes.`);
     await this.deferred.settleOne(session.id);
     if (this.unscheduled.has(session.id)) await this.scheduleAfterAppend(session.id);
-    const context = await buildContext(this.deps, session, opts.query, opts.budgetTokens ?? this.deps.policy.context.defaultBudgetTokens);
+    const context = await buildContext(this.deps, session, { ...opts, budgetTokens: opts.budgetTokens ?? this.deps.policy.context.defaultBudgetTokens });
     this.accesses.add(context.manifest.filter((m) => m.included && m.kind === 'turn' && m.tier === 'session').map((m) => m.id));
     return context;
   }

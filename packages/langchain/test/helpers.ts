@@ -1,0 +1,23 @@
+import { createInlineJobQueue, createInMemoryKnowledgeBase, createInMemorySessionStore, createMemory, type Clock, type MemoryOptions } from '@strata/core';
+
+/** A clock that advances one second per reading, from a fixed start. */
+export function steppingClock(start = Date.UTC(2026, 10, 20, 10, 0, 0)): Clock & { set(ms: number): void } {
+  let now = start;
+  return { now: () => (now += 1000), set: (ms) => (now = ms) };
+}
+
+/** A memory on the reference adapters with the inline queue: derivation lands before append returns. */
+export async function createTestMemory(options: MemoryOptions = {}) {
+  const store = await createInMemorySessionStore();
+  const knowledge = await createInMemoryKnowledgeBase();
+  const clock = steppingClock();
+  const memory = await createMemory({
+    store,
+    knowledge,
+    clock,
+    queue: await createInlineJobQueue(),
+    policy: { immediate: { maxMessages: 6, minMessages: 2 }, working: { batchMessages: 3, maxSummaries: 3 } },
+    ...options,
+  });
+  return { memory, store, knowledge, clock };
+}
