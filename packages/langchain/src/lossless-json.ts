@@ -1,3 +1,4 @@
+import { Document } from '@langchain/core/documents';
 import { StrataError } from '@strata/core';
 
 /**
@@ -13,12 +14,13 @@ type Tagged =
   | { [LOSSLESS_TAG]: 'bigint'; value: string }
   | { [LOSSLESS_TAG]: 'Date'; value: string }
   | { [LOSSLESS_TAG]: 'Uint8Array' | 'Buffer'; base64: string }
-  | { [LOSSLESS_TAG]: 'entries'; entries: [string, unknown][] };
+  | { [LOSSLESS_TAG]: 'entries'; entries: [string, unknown][] }
+  | { [LOSSLESS_TAG]: 'Document'; pageContent: string; metadata: unknown; id?: string };
 
 const HINT =
   'strata keeps LangChain message fields as JSON: plain objects, arrays, strings, numbers, booleans and null, plus ' +
-  'undefined, NaN, Infinity, -0, bigint, Date, Uint8Array and Buffer, which it converts and restores. ' +
-  'Turn other values (class instances such as Map or Document, functions, symbols) into plain data before storing the message.';
+  'undefined, NaN, Infinity, -0, bigint, Date, Uint8Array, Buffer and LangChain Documents (a retriever tool\'s artifact), which it converts and restores. ' +
+  'Turn other values (class instances such as Map, functions, symbols) into plain data before storing the message.';
 
 /**
  * `value` as plain JSON that {@link fromLosslessJson} turns back into an equal value: the
@@ -40,6 +42,7 @@ export function toLosslessJson(value: unknown, where: string): unknown {
     if (typeof v !== 'object') return refuse(path, `is a ${typeof v}`);
     if (v instanceof Date && Object.getPrototypeOf(v) === Date.prototype) return encodeDate(v, path);
     if (v instanceof Uint8Array && isPlainBytes(v)) return tag({ [LOSSLESS_TAG]: Buffer.isBuffer(v) ? 'Buffer' : 'Uint8Array', base64: Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64') });
+    if (v instanceof Document && Object.getPrototypeOf(v) === Document.prototype) return encodeDocument(v, path, visit);
     if (open.has(v)) return refuse(path, 'refers back to itself (a cycle)');
     open.add(v);
     try {
@@ -83,7 +86,14 @@ function decodeTagged(tagged: Tagged): unknown {
       return new Uint8Array(Buffer.from(tagged.base64, 'base64'));
     case 'entries':
       return Object.fromEntries(tagged.entries.map(([key, item]) => [key, fromLosslessJson(item)]));
+    case 'Document':
+      return new Document({ pageContent: tagged.pageContent, metadata: fromLosslessJson(tagged.metadata) as Record<string, unknown>, ...(tagged.id === undefined ? {} : { id: tagged.id }) });
   }
+}
+
+/** A Document as its three fields; its metadata is plain data like any other value. */
+function encodeDocument(doc: Document, path: string, visit: (v: unknown, path: string) => unknown): Tagged {
+  return { [LOSSLESS_TAG]: 'Document', pageContent: doc.pageContent, metadata: visit(doc.metadata, `${path}.metadata`), ...(doc.id === undefined ? {} : { id: doc.id }) };
 }
 
 function encodeNumber(n: number): unknown {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AIMessage, AIMessageChunk, ChatMessage, FunctionMessage, HumanMessage, RemoveMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
-import { toMessageInput } from '../../src/index.js';
+import { Document } from '@langchain/core/documents';
+import { toLangChainMessage, toMessageInput } from '../../src/index.js';
+import { createTestMemory } from '../helpers.js';
 
 describe('toMessageInput', () => {
   it.each<[string, BaseMessage, unknown]>([
@@ -60,6 +62,18 @@ describe('toMessageInput', () => {
     expect(() => toMessageInput(new RemoveMessage({ id: 'm1' }))).toThrow(/type "remove"/);
     expect(() => toMessageInput(new FunctionMessage({ content: '{}', name: 'f' }))).toThrow(/type "function"/);
     expect(() => toMessageInput(new ToolMessage({ content: 'ok', tool_call_id: '' }))).toThrow(/tool_call_id/);
+  });
+
+  it('keeps the Documents a retriever tool returns as its artifact, and restores them', async () => {
+    const { memory } = await createTestMemory();
+    const session = await memory.sessions.create({ namespace: 'ns' });
+    const artifact = [new Document({ pageContent: 'Lisbon is sunny.', metadata: { source: 'wiki', at: new Date(0) }, id: 'd1' }), new Document({ pageContent: 'Porto is rainy.', metadata: {} })];
+    const input = toMessageInput(new ToolMessage({ content: 'two documents', tool_call_id: 'c1', artifact }));
+    const [stored] = await memory.append(session.id, input!);
+    const back = toLangChainMessage((await memory.messages(session.id)).find((m) => m.id === stored?.id)!) as ToolMessage;
+    expect(back.artifact).toEqual(artifact);
+    expect((back.artifact as unknown[]).every((d) => d instanceof Document)).toBe(true);
+    await memory.close();
   });
 
   it('refuses a field that is not data, naming where it is, rather than drop it', () => {
