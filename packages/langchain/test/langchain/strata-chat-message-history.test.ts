@@ -5,19 +5,10 @@ import { ChatPromptTemplate, MessagesPlaceholder } from '@langchain/core/prompts
 import { RunnableWithMessageHistory } from '@langchain/core/runnables';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
 import { StrataChatMessageHistory } from '../../src/index.js';
-import type { ExportBundle, Memory } from '@strata/core';
 import { createTestMemory } from '../helpers.js';
 import { ScriptedChatModel } from './scripted-chat-model.js';
+import { storedTurns } from './openai-stub-model.js';
 
-async function storedTurns(memory: Memory, sessionId: string) {
-  const bundle = JSON.parse(await memory.export(sessionId, { format: 'json' })) as ExportBundle;
-  return (bundle.sessions[0]?.messages ?? []).map((m) => ({
-    role: m.role,
-    content: m.content,
-    ...(m.toolCalls ? { toolCalls: m.toolCalls } : {}),
-    ...(m.toolCallId ? { toolCallId: m.toolCallId } : {}),
-  }));
-}
 
 describe('StrataChatMessageHistory', () => {
   it('stores each LangChain message type as its strata role, tool calls intact, and reads them back', async () => {
