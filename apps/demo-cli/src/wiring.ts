@@ -1,21 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { OpenAIEmbeddings } from '@langchain/openai';
 import {
   createMemory, createWorkerThreadJobQueue, ExtractiveSummarizer, HashingEmbeddings, LinearThreadSelector, ObservationFactExtractor, StrataError, TiktokenTokenCounter,
   type FactExtractor, type JobQueue, type ThreadSelector, type KnowledgeBase, type Memory, type PolicyInput, type Summarizer, type TokenCounter,
   type Embedder,
 } from '@strata/core';
-import { LlmThreadSelector } from '@strata/langchain';
 import { createChromaKnowledgeBase } from '@strata/kb-chroma';
 import { createSqliteKnowledgeBase, createSqliteSessionStore } from '@strata/store-sqlite';
 import { createBullMqJobQueue, listFailedJobs, readQueueStats, redriveFailedJobs, startWorker, type DeriveQueueName, type WorkerEvent, type WorkerHandle } from '@strata/worker';
 import type { ChatAssistant } from './chat/assistant.js';
-import { ModelAssistant } from './chat/model-assistant.js';
 import { OfflineAssistant } from './chat/offline-assistant.js';
-import type { CliConfig, Endpoint } from './config.js';
+import type { CliConfig } from './config.js';
 import { count, note } from './format/output.js';
-import { createLlmModels } from './llm-models.js';
 
 /**
  * The composition root of the `strata` command: the only place that chooses adapters.
@@ -58,7 +54,7 @@ interface Models {
 export async function wireMemory(config: CliConfig, options: WireOptions = {}): Promise<Wiring> {
   ensureDir(config.dataDir);
   const path = join(config.dataDir, options.file ?? 'memory.sqlite');
-  const models = wireModels(options.offline ? {} : config);
+  const models = await wireModels(options.offline ? {} : config);
   const knowledge = await wireKnowledge(config, path, models.embeddingsModel);
   const queue = await wireQueue(config, options, models.isOffline);
   const store = await createSqliteSessionStore({ path, ...sealed(config) });
@@ -90,10 +86,15 @@ async function wireQueue(config: CliConfig, options: WireOptions, isOffline: boo
   return isOffline ? createWorkerThreadJobQueue({ policy: options.policy ?? {} }) : undefined;
 }
 
-function wireModels(config: Pick<CliConfig, 'llm' | 'embeddings'>): Models {
+/**
+ * The models, offline unless the config names endpoints. LangChain and the OpenAI client are
+ * loaded only then: an offline command does not pay for importing them.
+ */
+async function wireModels(config: Pick<CliConfig, 'llm' | 'embeddings'>): Promise<Models> {
   const tokens = new TiktokenTokenCounter();
-  const llm = config.llm ? createLlmModels({ ...config.llm, ...(config.embeddings ? { embeddings: config.embeddings } : {}) }) : undefined;
-  const remote = config.embeddings ? (llm?.embeddings ?? wireEmbeddings(config.embeddings)) : undefined;
+  const endpoints = config.llm || config.embeddings ? await import('./endpoint-models.js') : undefined;
+  const llm = config.llm ? endpoints?.createEndpointModels(config.llm, config.embeddings) : undefined;
+  const remote = config.embeddings ? (llm?.embeddings ?? endpoints?.createEndpointEmbeddings(config.embeddings)) : undefined;
   const hashing = new HashingEmbeddings();
   return {
     summarizer: llm?.summarizer ?? new ExtractiveSummarizer({ tokens }),
@@ -101,22 +102,10 @@ function wireModels(config: Pick<CliConfig, 'llm' | 'embeddings'>): Models {
     embeddings: remote ?? hashing,
     embeddingsModel: config.embeddings ? { name: config.embeddings.model, dimensions: config.embeddings.dimensions } : { name: hashing.modelName, dimensions: hashing.dimensions },
     tokens,
-    assistant: llm && config.llm ? new ModelAssistant(llm.chatModel, `${config.llm.model} at ${config.llm.baseUrl}`) : new OfflineAssistant(),
-    threadSelector: llm ? new LlmThreadSelector({ model: llm.chatModel }) : new LinearThreadSelector(),
+    assistant: llm?.assistant ?? new OfflineAssistant(),
+    threadSelector: llm?.threadSelector ?? new LinearThreadSelector(),
     isOffline: llm === undefined && remote === undefined,
   };
-}
-
-/** Embeddings from an endpoint while the summaries and facts stay offline (no LLM configured). */
-function wireEmbeddings(endpoint: Endpoint & { dimensions?: number }): OpenAIEmbeddings {
-  return new OpenAIEmbeddings({
-    model: endpoint.model,
-    apiKey: endpoint.apiKey ?? 'no-key',
-    encodingFormat: 'float',
-    maxRetries: 0,
-    ...(endpoint.dimensions ? { dimensions: endpoint.dimensions } : {}),
-    configuration: { baseURL: endpoint.baseUrl },
-  });
 }
 
 /** The vector index: the SQLite file's own, or a Chroma collection named after the embeddings model. */
@@ -137,7 +126,7 @@ export async function wireWorker(
   config: CliConfig,
   options: { concurrency: number; queues: DeriveQueueName[]; onEvent: (event: WorkerEvent) => void },
 ): Promise<WorkerHandle> {
-  const { summarizer, extractor, embeddings } = wireModels(config);
+  const { summarizer, extractor, embeddings } = await wireModels(config);
   return startWorker({ url: requireRedis(config), prefix: config.redisPrefix, models: { summarizer, extractor, embeddings }, ...options });
 }
 
