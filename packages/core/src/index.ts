@@ -3,7 +3,7 @@ export { createMemory } from './create-memory.js';
 export { Memory } from './services/memory.js';
 export type { MemoryOptions } from './config/memory-options.js';
 export { policySchema } from './config/policy.js';
-export { nameProblem } from './config/text-rules.js';
+export { nameProblem, plainJsonProblem } from './config/text-rules.js';
 export type { Policy, PolicyInput } from './config/policy.js';
 export type { ContextOptions, ContextResult, PendingReport } from './services/context.js';
 export type { ForgetReport, ForgetTarget } from './services/forget.js';

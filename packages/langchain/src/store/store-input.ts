@@ -1,5 +1,5 @@
 import { BaseStore, type GetOperation, type ListNamespacesOperation, type Operation, type OperationResults, type PutOperation, type SearchOperation } from '@langchain/langgraph';
-import { nameProblem, StrataError } from '@strata/core';
+import { nameProblem, plainJsonProblem, StrataError } from '@strata/core';
 
 /**
  * LangGraph's own namespace rules, with LangGraph's own error (InvalidNamespaceError): BaseStore's
@@ -75,6 +75,9 @@ function checkPut(op: PutOperation): void {
   if (op.value !== null && !isPlainObject(op.value)) {
     throw invalid(`the value of ${JSON.stringify(op.key)} must be a plain object or null (got ${describe(op.value)})`, 'Store an object such as { text: "..." } (wrap a string or array in one); null deletes the item.');
   }
+  // checked for every put of a batch before any is written: a batch is stored whole or not at all
+  const notJson = op.value === null ? undefined : plainJsonProblem(op.value);
+  if (notJson) throw invalid(`the value of ${JSON.stringify(op.key)} cannot be stored: ${notJson}`, 'Store plain JSON data: objects, arrays, strings, finite numbers, booleans and null (turn a Date into an ISO string).');
   const { index } = op;
   if (index !== undefined && index !== null && index !== false && !(Array.isArray(index) && index.every((f) => typeof f === 'string' && f.length > 0))) {
     throw invalid(`index must be false or an array of field paths (got ${JSON.stringify(index)})`, 'Pass false (not searchable by query), field paths such as ["text", "tags[*]"], or nothing for the store default.');

@@ -23,8 +23,8 @@ const REFUSED: { name: string; call: (store: BaseStore) => Promise<unknown>; mes
   { name: 'a string value', call: (s) => s.put(['u1'], 'k', 'just text' as unknown as Record<string, unknown>), message: /value of "k" must be a plain object or null \(got string "just text"\)/ },
   { name: 'an array value', call: (s) => s.put(['u1'], 'k', [1, 2] as unknown as Record<string, unknown>), message: /got an array/ },
   { name: 'a class instance as value', call: (s) => s.put(['u1'], 'k', new Map() as unknown as Record<string, unknown>), message: /got a Map/ },
-  { name: 'a Date inside the value (not plain JSON)', call: (s) => s.put(['u1'], 'k', { when: new Date(0) }), message: /put in namespace \["u1"\] was refused \(strata keeps the value as the metadata.value of a turn\): .*value\.when is a Date/s },
-  { name: 'a number that is not finite', call: (s) => s.put(['u1'], 'k', { n: Number.NaN }), message: /value\.n is NaN/ },
+  { name: 'a Date inside the value (not plain JSON)', call: (s) => s.put(['u1'], 'k', { when: new Date(0) }), message: /the value of "k" cannot be stored: \$\.when is a Date/ },
+  { name: 'a number that is not finite', call: (s) => s.put(['u1'], 'k', { n: Number.NaN }), message: /the value of "k" cannot be stored: \$\.n is NaN/ },
   { name: 'an empty key', call: (s) => s.put(['u1'], '', { v: 1 }), message: /key must be a non-empty string \(got ""\)/ },
   { name: 'a key with surrounding whitespace', call: (s) => s.put(['u1'], ' k', { v: 1 }), message: /key " k" starts or ends with whitespace/ },
   { name: 'a label with a control character', call: (s) => s.put(['u\n1'], 'k', { v: 1 }), message: /namespace \["u\\n1"\] has a label that holds an invisible or control character/ },
@@ -53,6 +53,15 @@ describe('StrataStore input', () => {
     const store = new StrataStore({ memory, namespace: 'store' });
     const batch = store.batch([{ namespace: ['u1'], key: 'ok', value: { v: 1 } }, { namespace: ['u2'], key: '', value: { v: 2 } }]);
     expect(await refusal(batch)).toEqual(invalid(/key must be a non-empty string/));
+    expect([await store.get(['u1'], 'ok'), await memory.sessions.list({ namespace: 'store' })]).toEqual([null, []]);
+    await memory.close();
+  });
+
+  it('a batch whose later put holds a value that is not JSON writes nothing in any namespace', async () => {
+    const { memory } = await createTestMemory();
+    const store = new StrataStore({ memory, namespace: 'store' });
+    const batch = store.batch([{ namespace: ['u1'], key: 'ok', value: { v: 1 } }, { namespace: ['u2'], key: 'bad', value: { at: new Date(0) } }]);
+    expect(await refusal(batch)).toEqual(invalid(/the value of "bad" cannot be stored/));
     expect([await store.get(['u1'], 'ok'), await memory.sessions.list({ namespace: 'store' })]).toEqual([null, []]);
     await memory.close();
   });
