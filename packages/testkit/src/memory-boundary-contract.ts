@@ -103,7 +103,7 @@ export function describeMemoryBoundaryContract(name: string, options: MemoryBoun
       const session = await m.sessions.create({ namespace: 'meta' });
       const cyclic: Record<string, unknown> = { a: 1 };
       cyclic.self = cyclic;
-      const bad: unknown[] = [{ n: 10n }, cyclic, { f: () => 1 }, { when: new Date(0) }, { map: new Map() }, { n: Number.NaN }, { list: [undefined] }, { s: '\uDC00' }];
+      const bad: unknown[] = [{ n: 10n }, cyclic, { f: () => 1 }, { when: new Date(0) }, { map: new Map() }, { n: Number.NaN }, { list: [undefined] }, { s: '\uDC00' }, JSON.parse('{"nested": {"__proto__": {"polluted": true}}}')];
       for (const metadata of bad) {
         await expectRejected(m.append(session.id, { role: 'user', content: 'x', metadata: metadata as Record<string, unknown> }), 'INVALID_INPUT', /metadata/);
         await expectRejected(m.sessions.create({ namespace: 'meta', metadata: metadata as Record<string, unknown> }), 'INVALID_INPUT', /metadata/);

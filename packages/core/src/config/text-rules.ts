@@ -67,6 +67,8 @@ export function plainJsonProblem(value: unknown, maxDepth = 32): string | undefi
       for (const key of Object.keys(v)) {
         const broken = textProblem(key);
         if (broken) return `${path} has a key that ${broken}`;
+        // copying by assignment (and zod) drops this key or changes the prototype instead: refused, never silently lost
+        if (key === '__proto__') return `${path} has the key "__proto__", which cannot be stored as data`;
         const item = (v as Record<string, unknown>)[key];
         if (item === undefined) continue;
         const problem = visit(item, `${path}.${key}`, depth + 1);
