@@ -50,7 +50,7 @@ export interface StoredMessage extends NewMessage {
   seq: number;
 }
 
-/** strata's memory for one prompt (working tier, facts, recalled extracts), sent as a system message. */
+/** The one system message of a context: the app's system prompt, if given, then strata's memory (working tier, facts, recalled extracts). */
 export interface MemoryMessage {
   role: 'system';
   content: string;

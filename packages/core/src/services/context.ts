@@ -47,7 +47,7 @@ export interface ContextOptions {
 }
 
 export interface ContextResult {
-  /** strata's memory as one system message (absent when there is none to show), then the recent turns, oldest first. */
+  /** One system message (the `systemPrompt`, then strata's memory; absent when there is neither), then the turns, oldest first. */
   messages: ContextMessage[];
   manifest: ManifestItem[];
   tokens: number;
