@@ -60,7 +60,8 @@ const strataStateSchema = z.object({ strataWatermark: z.string().optional() });
  * one system message (the agent's `systemPrompt`, then strata's memory, counted in the budget)
  * and the turns that fit, the current turn always among them. After the run it appends the
  * final answer. With a checkpointer, the state keeps its history but the model still sees
- * strata's context, and nothing is appended twice.
+ * strata's context, and nothing is appended twice. Without one, pass only the new messages to
+ * `invoke`: strata is the history, and a run cannot tell earlier turns passed again from new ones.
  * @example
  * const agent = createAgent({
  *   model,
