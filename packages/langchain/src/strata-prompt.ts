@@ -1,5 +1,5 @@
 import type { BaseMessage } from '@langchain/core/messages';
-import type { ContextResult, StoredMessage } from '@strata/core';
+import { isMemoryMessage, type ContextResult, type StoredMessage } from '@strata/core';
 import { toLangChainMessage } from './to-langchain-message.js';
 import { pairToolCalls } from './pair-tool-calls.js';
 
@@ -28,8 +28,8 @@ export interface StrataPrompt {
  * await model.invoke([new SystemMessage(system), ...messages]);
  */
 export function buildStrataPrompt(context: ContextResult, systemPrompt = ''): StrataPrompt {
-  const memoryText = context.messages.find((m) => 'memory' in m)?.content ?? '';
-  const turns = context.messages.filter((m): m is StoredMessage => !('memory' in m));
+  const memoryText = context.messages.find(isMemoryMessage)?.content ?? '';
+  const turns = context.messages.filter((m): m is StoredMessage => !isMemoryMessage(m));
   const folded = turns.filter((m) => m.role === 'system').map((m) => m.content);
   const head = memoryWithoutPrompt(memoryText, systemPrompt);
   const appended = [head, ...folded].filter((part) => part !== '').join('\n\n');

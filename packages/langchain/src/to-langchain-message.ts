@@ -12,7 +12,7 @@ import {
   type BaseMessage,
   type MessageContent,
 } from '@langchain/core/messages';
-import type { ContextMessage, Role, StoredMessage } from '@strata/core';
+import { isMemoryMessage, type ContextMessage, type Role, type StoredMessage } from '@strata/core';
 import { readLangChainRecord, restoredToolCalls, type LangChainMessageRecord } from './langchain-message-record.js';
 
 /** The LangChain message type each strata role reads back as, when the turn keeps no record of its own. */
@@ -59,7 +59,7 @@ export function toLangChainMessage(message: StoredMessage): BaseMessage {
 
 /** The messages of `memory.getContext()` as LangChain messages: the memory as a SystemMessage, then the turns. */
 export function toLangChainMessages(messages: readonly ContextMessage[]): BaseMessage[] {
-  return messages.map((m) => ('memory' in m ? new SystemMessage(m.content) : toLangChainMessage(m)));
+  return messages.map((m) => (isMemoryMessage(m) ? new SystemMessage(m.content) : toLangChainMessage(m)));
 }
 
 /** AIMessage fields: tool calls from strata's fields unless the record keeps them (or the chunks they come from). */

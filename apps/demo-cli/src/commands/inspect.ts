@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ContextResult, Memory, Session } from '@strata/core';
+import { isMemoryMessage, type ContextResult, type Memory, type Session } from '@strata/core';
 import { pc } from '../format/colors.js';
 import { count, print, printJson } from '../format/output.js';
 import { renderContextMessages, renderManifest } from '../format/context.js';
@@ -69,7 +69,7 @@ export function registerInspectCommand(program: Command): void {
         const tiers = await reportTiers(memory, session, context);
         const topics = await memory.topics.list(session.id);
         if (options.json) {
-          return printJson({ session, tiers, topics, context: { query: context.query, budgetTokens: context.budgetTokens, tokens: context.tokens, messages: context.messages.map((m) => ({ role: m.role, ...('memory' in m ? { memory: true } : {}), content: m.content })), manifest: context.manifest } });
+          return printJson({ session, tiers, topics, context: { query: context.query, budgetTokens: context.budgetTokens, tokens: context.tokens, messages: context.messages.map((m) => ({ role: m.role, ...(isMemoryMessage(m) ? { memory: true } : {}), content: m.content })), manifest: context.manifest } });
         }
         print(`${pc.bold(session.title ?? session.id)} ${pc.dim(`${session.id} · namespace ${session.namespace}`)}\n`);
         print(renderTiers(tiers));

@@ -1,11 +1,11 @@
-import type { ContextResult, Fact } from '@strata/core';
+import { isMemoryMessage, type ContextResult, type Fact } from '@strata/core';
 import { pc } from './colors.js';
 import { formatDay } from './output.js';
 import { clip, renderTable } from './table.js';
 
 /** The assembled context as the model would read it, one message per block. */
 export function renderContextMessages(context: ContextResult): string {
-  return context.messages.map((m) => `${pc.cyan(`[${'memory' in m ? 'memory' : m.role}]`)} ${m.content.split('\n').join('\n    ')}`).join('\n');
+  return context.messages.map((m) => `${pc.cyan(`[${isMemoryMessage(m) ? 'memory' : m.role}]`)} ${m.content.split('\n').join('\n    ')}`).join('\n');
 }
 
 /** Every candidate of a context, in or out, with its tier, cost and reason. */

@@ -1,4 +1,4 @@
-import type { ContextMessage, MemoryMessage, StoredMessage } from '../domain/message.js';
+import { isMemoryMessage, type ContextMessage, type MemoryMessage, type StoredMessage } from '../domain/message.js';
 import type { ManifestItem, PendingJob } from '../domain/retrieval.js';
 import type { Session } from '../domain/session.js';
 import { PROFILE_PREDICATE_KINDS } from '../lexical/fact-lexical-text.js';
@@ -75,7 +75,7 @@ export async function buildContext(deps: MemoryDeps, session: Session, options: 
   // Only the newest turns a context of this budget could show: a backlog is reached through search.
   const skipped: SkippedRecord[] = [];
   const view = readableView(await loadSessionView(deps, session, budgetTokens), skipped);
-  const current = readableOnly('turn', await loadCurrentTurn(deps, session, view.uncovered), skipped);
+  const current = await loadCurrentTurn(deps, session, view.uncovered, skipped);
   const currentIds = new Set(current.map((m) => m.id));
   const effectiveQuery = query ?? lastUserText(current.length ? current : view.uncovered);
   const shown = new Set<string>([...view.uncovered.map((m) => m.id), ...currentIds, ...view.summaries.map((s) => s.id), ...(view.synopsis ? [view.synopsis.id] : [])]);
@@ -196,5 +196,5 @@ function render(assembly: Assembly, byId: Map<string, StoredMessage>, systemProm
 
 /** Tokens of a context message as sent, counted afresh: content, tool calls, per-message overhead. */
 export function messageTokens(deps: Pick<MemoryDeps, 'tokens'>, message: ContextMessage): number {
-  return 'memory' in message ? deps.tokens.count(message.content) + MESSAGE_OVERHEAD_TOKENS : countTurnTokens(deps, message).count;
+  return isMemoryMessage(message) ? deps.tokens.count(message.content) + MESSAGE_OVERHEAD_TOKENS : countTurnTokens(deps, message).count;
 }

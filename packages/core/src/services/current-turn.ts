@@ -1,6 +1,7 @@
 import type { StoredMessage } from '../domain/message.js';
 import type { Session } from '../domain/session.js';
 import type { MemoryDeps } from './deps.js';
+import { readableOnly, type SkippedRecord } from './readable.js';
 
 /** Turns read per step while looking back for the newest user turn. */
 const CHUNK = 32;
@@ -14,10 +15,11 @@ const MAX_TURN_MESSAGES = 256;
  * The current turn of a session: its newest user turn and every turn stored after it (the
  * tool calls and results of the turn in progress), oldest first. Read from the newest turns
  * that `recent` (the immediate tier, newest last) already holds when it reaches back that
- * far; else from the store, a chunk at a time, because a summary may already cover the user turn.
+ * far (those were checked readable already); else from the store, a chunk at a time, because a
+ * summary may already cover the user turn, keeping the readable ones (the others go to `skipped`).
  * Empty when the session has no user turn within reach.
  */
-export async function loadCurrentTurn(deps: MemoryDeps, session: Session, recent: readonly StoredMessage[]): Promise<StoredMessage[]> {
+export async function loadCurrentTurn(deps: MemoryDeps, session: Session, recent: readonly StoredMessage[], skipped: SkippedRecord[]): Promise<StoredMessage[]> {
   const fromRecent = suffixFromLastUser(recent);
   if (fromRecent && recent[recent.length - 1]?.seq === session.lastSeq && isContiguous(fromRecent)) return fromRecent;
   const read: StoredMessage[] = [];
@@ -27,7 +29,7 @@ export async function loadCurrentTurn(deps: MemoryDeps, session: Session, recent
     if (!chunk.length) break;
     read.unshift(...chunk);
     const found = suffixFromLastUser(read);
-    if (found) return found;
+    if (found) return readableOnly('turn', found, skipped);
     toSeq = (chunk[0]?.seq ?? 1) - 1;
   }
   return [];
