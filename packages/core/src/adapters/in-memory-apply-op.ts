@@ -3,6 +3,7 @@ import type { Session } from '../domain/session.js';
 import { StrataError } from '../errors/strata-error.js';
 import type { StoreOp } from '../ports/session-store.js';
 import type { InMemoryTables } from './in-memory-tables.js';
+import { messageRecord } from './in-memory-copies.js';
 
 type DeleteOp = Extract<StoreOp, { type: 'delete' }>;
 
@@ -51,12 +52,8 @@ function appendMessages(tables: InMemoryTables, sessionId: string, messages: New
     assertNewMessageId(tables, message.id);
     lastSeq += 1;
     updatedAt = Math.max(updatedAt, message.createdAt);
-    const row: StoredMessage = {
-      ...copyInput(message, 'message'),
-      sessionId,
-      namespace: session.namespace,
-      seq: lastSeq,
-    };
+    const input = copyInput(message, 'message');
+    const row = messageRecord({ ...input, sessionId, namespace: session.namespace, seq: lastSeq }, input.content, input.metadata);
     tables.messages.put(row);
     return row;
   });
@@ -76,7 +73,8 @@ function insertMessage(tables: InMemoryTables, message: StoredMessage): StoredMe
     );
   }
   // A message lives in its session's namespace, whatever the input says, so isolation holds.
-  const row: StoredMessage = { ...copyInput(message, 'message'), namespace: session.namespace };
+  const input = copyInput(message, 'message');
+  const row = messageRecord({ ...input, namespace: session.namespace }, input.content, input.metadata);
   tables.messages.put(row);
   if (row.seq > session.lastSeq) tables.sessions.put({ ...session, lastSeq: row.seq });
   return row;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { copyData, copyMessage } from './in-memory-copies.js';
+import { copyData, copyFact, copyMessage, copySummary, factFields, messageFields, summaryFields } from './in-memory-copies.js';
 import type { StoredMessage } from '../domain/message.js';
+import type { Fact, Summary } from '../domain/derived.js';
 
 describe('copyData', () => {
   it('copies nested plain data so that no object is shared', () => {
@@ -46,5 +47,29 @@ describe('copyMessage', () => {
     expect(stored.metadata).toEqual({ tags: ['a'] });
     expect(stored.toolCalls?.[0]?.args).toEqual({ q: { deep: 1 } });
     expect(stored.tokens).toEqual({ counter: 't', count: 3 });
+  });
+});
+
+describe('record copies', () => {
+  it('copy every field of a record that has them all', () => {
+    const message: StoredMessage = {
+      id: 'm1', sessionId: 's1', namespace: 'ns', seq: 2, role: 'assistant', content: 'hi', name: 'Ana', toolCalls: [{ id: 'c1', name: 'f', args: {} }],
+      toolCallId: 'c0', createdAt: 3, metadata: { a: 1 }, tokens: { counter: 't', count: 4 },
+    };
+    const summary: Summary = { id: 'sum1', sessionId: 's1', namespace: 'ns', level: 'batch', fromSeq: 1, toSeq: 4, text: 't', sourceMessageIds: ['m1'], createdAt: 5, degraded: false };
+    const fact: Fact = {
+      id: 'f1', namespace: 'ns', subject: 'user', predicate: 'lives_in', object: 'Lisbon', text: 'lives in Lisbon', sourceMessageIds: ['m1'], validFrom: 1, validTo: 2,
+      supersededBy: 'f2', confidence: 0.9, createdAt: 1, degraded: true,
+    };
+    const cases: [object, object, string[]][] = [
+      [message, copyMessage(message), messageFields],
+      [summary, copySummary(summary), summaryFields],
+      [fact, copyFact(fact), factFields],
+    ];
+    for (const [original, copy, fields] of cases) {
+      expect(Object.keys(original).sort()).toEqual([...fields].sort());
+      expect(copy).toStrictEqual(original);
+      expect(copy).not.toBe(original);
+    }
   });
 });

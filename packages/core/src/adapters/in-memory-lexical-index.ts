@@ -34,7 +34,7 @@ export class InMemoryLexicalIndex {
     if (kinds.size === 0) this.byNamespace.delete(namespace);
   }
 
-  /** Best first across the requested kinds, ties by kind then id. */
+  /** Best first across the requested kinds, ties by kind then indexing order (each index's own order, kept by a stable sort). */
   search(query: LexicalQuery): LexicalHit[] {
     const kinds = this.byNamespace.get(query.namespace);
     if (kinds === undefined || query.kinds.length === 0) return [];
@@ -47,7 +47,7 @@ export class InMemoryLexicalIndex {
       for (const hit of index.search(query.text, query.k, accept)) hits.push({ kind, id: hit.id, score: hit.score });
     }
     return hits
-      .sort((a, b) => b.score - a.score || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .sort((a, b) => b.score - a.score || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0))
       .slice(0, Math.max(0, Math.floor(query.k)));
   }
 

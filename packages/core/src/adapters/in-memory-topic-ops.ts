@@ -3,6 +3,7 @@ import { compressText } from '../engine/cold-text.js';
 import { StrataError } from '../errors/strata-error.js';
 import type { LinkFilter, TopicFilter, TopicOp } from '../ports/topic-store.js';
 import { lowerBound, type InMemoryTables } from './in-memory-tables.js';
+import { messageRecord } from './in-memory-copies.js';
 
 /*
  * The in-memory store's TopicStore side: writes run inside the tables' undo log (all or
@@ -40,13 +41,13 @@ function compress(tables: InMemoryTables, id: string): void {
   const message = tables.messages.get(id);
   if (message === undefined || tables.topic.cold.has(id)) return;
   tables.topic.cold.put({ messageId: id, bytes: compressText(message.content), textBytes: Buffer.byteLength(message.content) });
-  tables.messages.put({ ...message, content: '' });
+  tables.messages.put(messageRecord(message, '', message.metadata));
 }
 
 function restore(tables: InMemoryTables, id: string): void {
   const message = tables.messages.get(id);
   if (message === undefined || !tables.topic.cold.has(id)) return;
-  tables.messages.put({ ...message, content: tables.textOf(message) });
+  tables.messages.put(messageRecord(message, tables.textOf(message), message.metadata));
   tables.topic.cold.delete(id);
 }
 

@@ -44,11 +44,34 @@ describe('Bm25Index', () => {
     expect(hits.map((hit) => hit.id)).toEqual(['both', 'short', 'long']);
   });
 
-  it('counts repeated query terms once and breaks ties by id', () => {
+  it('counts repeated query terms once and breaks ties by indexing order', () => {
     const index = indexOf({ b: 'tea', a: 'tea', c: 'coffee' });
     const once = index.search('tea', 10, all);
-    expect(once.map((hit) => hit.id)).toEqual(['a', 'b']);
+    expect(once.map((hit) => hit.id)).toEqual(['b', 'a']);
     expect(index.search('tea tea tea', 10, all)).toEqual(once);
+    // re-adding moves a document last, a dump and restore keeps the order
+    index.add('b', 'tea', { group: 'b' });
+    expect(index.search('tea', 10, all).map((hit) => hit.id)).toEqual(['a', 'b']);
+    expect(Bm25Index.restore(index.dump()).search('tea', 10, all).map((hit) => hit.id)).toEqual(['a', 'b']);
+  });
+
+  it('prunes a corpus of equal scores: a search asks its filter about a block of documents, not all of them', () => {
+    // 20,000 documents that all score the same for "tea" (and "tea cake"), ids falling as they
+    // are added: a search that cannot reject a tie without scoring it asks about every one
+    const index = new Bm25Index<null>();
+    const count = 20_000;
+    for (let i = 0; i < count; i++) index.add(`d${String(count - i).padStart(6, '0')}`, i % 2 === 0 ? 'tea cake' : 'tea time', null);
+    for (const query of ['tea', 'tea cake', 'cake time tea']) {
+      let asked = 0;
+      const hits = index.search(query, 10, () => {
+        asked++;
+        return true;
+      });
+      expect(hits).toHaveLength(10);
+      expect(asked).toBeLessThanOrEqual(10 + 2 * 64);
+    }
+    const first = index.search('tea', 3, all).map((hit) => hit.id);
+    expect(first).toEqual(['d020000', 'd019999', 'd019998']);
   });
 
   it('returns nothing for stop words only or unknown terms', () => {
@@ -154,7 +177,8 @@ describe('Bm25Index against a naive scorer', () => {
       }
       return { id, score };
     });
-    return hits.filter((h) => h.score > 0 && accept(h.id)).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, k);
+    // ties by indexing order: `docs` holds its documents in the order they were (re-)added
+    return hits.filter((h) => h.score > 0 && accept(h.id)).sort((a, b) => b.score - a.score).slice(0, k);
   }
 
   /** The index's hits equal the naive scorer's: same ids in the same order, same scores. */
@@ -190,6 +214,8 @@ describe('Bm25Index against a naive scorer', () => {
         index.remove(id);
       } else {
         const t = text();
+        // a re-added document is indexed last: so it is listed last
+        docs.delete(id);
         docs.set(id, t);
         index.add(id, t, round);
       }

@@ -40,12 +40,20 @@ interface DocTerms {
   tfs: number[];
 }
 
-/** One query term's postings with its weight idf * (k1 + 1), the most any document can get from it, and the scan's position. */
+/**
+ * One query term's postings with its weight idf * (k1 + 1), the most any document can get from
+ * it (`bound`, widened for sums taken in another order; `most`, exactly as a document's score
+ * would be computed), and the scan's position with the most any document of its block can get.
+ */
 interface TermScan {
   list: PostingList;
   weight: number;
   bound: number;
+  most: number;
   pos: number;
+  /** The block `blockMost` is for (-1: none yet). */
+  block: number;
+  blockMost: number;
 }
 
 /**
@@ -60,6 +68,16 @@ const DAAT_MAX_TERMS = 6;
  */
 function termScore(weight: number, tf: number, length: number, base: number, perLength: number): number {
   return (weight * tf) / (tf + base + perLength * length);
+}
+
+/**
+ * `from` plus the most terms i.. can add, summed in the order a document's score is: the
+ * bound a partial score `from` (of terms before i) cannot get above.
+ */
+function upperSum(scans: readonly TermScan[], i: number, from: number): number {
+  let sum = from;
+  for (let j = i; j < scans.length; j++) sum += (scans[j] as TermScan).most;
+  return sum;
 }
 
 /** Above every document number. */
@@ -166,7 +184,8 @@ export class Bm25Index<M> {
 
   /**
    * The `k` best documents for `text` among those `accept` lets through, best first, ties
-   * by id. Repeated query terms count once; documents sharing no term with the query are
+   * by indexing order (the document added first; re-adding a document moves it last, a
+   * dump and restore keeps the order). Repeated query terms count once; documents sharing no term with the query are
    * never returned. `accept` is called at most once per candidate.
    */
   search(text: string, k: number, accept: (meta: M, id: string) => boolean): Bm25Hit[] {
@@ -175,7 +194,7 @@ export class Bm25Index<M> {
     const base = K1 * (1 - B);
     const perLength = (K1 * B) / (this.totalLength / this.live);
     const scans = this.scansOf(new Set(this.analyze(text)), base, perLength);
-    const top = new TopDocs(limit, (num) => this.ids[num] as string);
+    const top = new TopDocs(limit);
     if (scans.length > DAAT_MAX_TERMS) this.collectByTerm(scans, base, perLength, top, accept);
     else if (scans.length > 0) this.collect(scans, base, perLength, top, accept);
     return top.sorted().map(({ num, score }) => ({ id: this.ids[num] as string, score }));
@@ -279,32 +298,35 @@ export class Bm25Index<M> {
       const df = list.live;
       const weight = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (K1 + 1);
       // tf / (tf + norm) grows with tf and falls with the length: the most any document of the list can get
-      scans.push({ list, weight, bound: this.bound(weight, list.maxTf, list.minLength, base, perLength), pos: 0 });
+      const most = termScore(weight, list.maxTf, list.minLength, base, perLength);
+      scans.push({ list, weight, bound: most * BOUND_SLACK, most, pos: 0, block: -1, blockMost: 0 });
     }
     return scans.sort((a, b) => b.bound - a.bound);
   }
 
-  private bound(weight: number, maxTf: number, minLength: number, base: number, perLength: number): number {
-    return termScore(weight, maxTf, minLength, base, perLength) * BOUND_SLACK;
-  }
-
   /**
-   * Document-at-a-time scoring with max-score and block-max pruning. Once `top` is full,
-   * its worst score is a threshold: the terms whose bounds together stay below it are
-   * non-essential (a document holding only those cannot enter), so documents are taken only
-   * from the other terms' postings and the non-essential ones are probed (galloping search)
-   * while the score can still reach the threshold; and a run of documents whose blocks'
-   * bounds stay below it is skipped whole. Scores add up in the order of `scans` whatever
-   * was pruned, so results equal scoring every document.
+   * Document-at-a-time scoring with max-score and block-max pruning. Documents are visited in
+   * increasing number, so once `top` is full a document must score strictly above its worst
+   * (a tie goes to the earlier one, already kept): the terms whose bounds together cannot get
+   * above that threshold are non-essential (a document holding only those cannot enter), so
+   * documents are taken only from the other terms' postings and the non-essential ones are
+   * probed (galloping search) while the score can still pass the threshold; and a run of
+   * documents whose blocks' bounds cannot pass it is skipped whole. A corpus of many equal
+   * scores (templated turns, short replies) is pruned as well as one of distinct scores.
+   *
+   * Pruning is exact: a bound is each term's most (largest tf, shortest document) added in
+   * the same order as a score is summed, and every step of that sum is monotonic in floating
+   * point, so a document's score never exceeds the bound it was pruned by.
    */
   private collect(scans: TermScan[], base: number, perLength: number, top: TopDocs, accept: (meta: M, id: string) => boolean): void {
     const n = scans.length;
     const { lengths, ids, metas } = this;
-    // rest[i]: the most terms i.. can add to any document's score
-    const rest = new Float64Array(n + 1);
-    for (let i = n - 1; i >= 0; i--) rest[i] = (rest[i + 1] as number) + (scans[i] as TermScan).bound;
-    const parts = new Float64Array(n);
-    let threshold = -1;
+    // alone[i]: the most a document holding none of terms 0..i-1 can score
+    const alone = new Float64Array(n + 1);
+    for (let i = 0; i < n; i++) alone[i] = upperSum(scans, i, 0);
+    // lists without dead entries need no liveness check per document
+    const mayBeDead = scans.some((scan) => scan.list.dead > 0);
+    let threshold = -Infinity;
     // terms 0..essential-1 are essential
     let essential = n;
     for (;;) {
@@ -314,61 +336,122 @@ export class Bm25Index<M> {
         if (scan.pos < scan.list.size && (scan.list.nums[scan.pos] as number) < doc) doc = scan.list.nums[scan.pos] as number;
       }
       if (doc === NO_DOC) return;
-      if (threshold >= 0 && this.skipBlocks(scans, essential, rest[essential] as number, threshold, base, perLength)) continue;
-      let partial = 0;
-      parts.fill(0);
+      if (essential === 1 && threshold > -Infinity) {
+        this.collectFirst(scans, base, perLength, top, accept, alone[0] as number);
+        return;
+      }
+      if (threshold > -Infinity && this.skipBlocks(scans, essential, threshold, base, perLength)) continue;
+      let score = 0;
       for (let i = 0; i < essential; i++) {
         const scan = scans[i] as TermScan;
         if (scan.list.nums[scan.pos] !== doc) continue;
-        const tf = scan.list.tfs[scan.pos] as number;
-        const part = termScore(scan.weight, tf, lengths[doc] as number, base, perLength);
-        parts[i] = part;
-        partial += part;
+        score += termScore(scan.weight, scan.list.tfs[scan.pos] as number, lengths[doc] as number, base, perLength);
         scan.pos++;
       }
-      if (ids[doc] === undefined) continue;
+      if (mayBeDead && ids[doc] === undefined) continue;
       let isPruned = false;
       for (let i = essential; i < n; i++) {
-        if (partial + (rest[i] as number) < threshold) {
+        if (upperSum(scans, i, score) <= threshold) {
           isPruned = true;
           break;
         }
         const scan = scans[i] as TermScan;
         scan.pos = scan.list.seek(scan.pos, doc);
-        if (scan.list.nums[scan.pos] !== doc || scan.pos >= scan.list.size) continue;
-        const tf = scan.list.tfs[scan.pos] as number;
-        const part = termScore(scan.weight, tf, lengths[doc] as number, base, perLength);
-        parts[i] = part;
-        partial += part;
+        if (scan.pos >= scan.list.size || scan.list.nums[scan.pos] !== doc) continue;
+        score += termScore(scan.weight, scan.list.tfs[scan.pos] as number, lengths[doc] as number, base, perLength);
       }
-      if (isPruned) continue;
-      let score = 0;
-      for (let i = 0; i < n; i++) score += parts[i] as number;
-      if (!top.wouldKeep(doc, score) || !accept(metas[doc] as M, ids[doc] as string)) continue;
+      if (isPruned || !top.wouldKeep(doc, score) || !accept(metas[doc] as M, ids[doc] as string)) continue;
       top.offer(doc, score);
       if (!top.isFull) continue;
       threshold = top.worstScore;
-      while (essential > 0 && (rest[essential - 1] as number) < threshold) essential--;
+      while (essential > 0 && (alone[essential - 1] as number) <= threshold) essential--;
     }
   }
 
   /**
-   * When the essential terms' current blocks and every non-essential term together bound
-   * every document up to the end of the first of those blocks below `threshold`, moves the
-   * essential cursors past it and returns true.
+   * The rest of a document-at-a-time search once only the first term is essential (the most
+   * common case once `top` is full): a tight loop over its postings that checks a block's bound
+   * once per block, and scores a document's other terms only when its first-term part could
+   * still take it above the threshold. Returns when the postings end or no document can enter
+   * any more (`alone`: the most a document can score at all).
    */
-  private skipBlocks(scans: TermScan[], essential: number, nonEssential: number, threshold: number, base: number, perLength: number): boolean {
-    let bound = nonEssential;
+  private collectFirst(scans: TermScan[], base: number, perLength: number, top: TopDocs, accept: (meta: M, id: string) => boolean, alone: number): void {
+    const first = scans[0] as TermScan;
+    const { list, weight } = first;
+    const { nums, tfs, size } = list;
+    const { lengths, ids, metas } = this;
+    // a list without dead entries needs no liveness check per document
+    const mayBeDead = list.dead > 0;
+    let threshold = top.worstScore;
+    let pos = first.pos;
+    while (pos < size) {
+      const block = Math.floor(pos / BLOCK_SIZE);
+      const blockEnd = Math.min(size, (block + 1) * BLOCK_SIZE);
+      const blockMost = termScore(weight, list.blockMaxTf[block] as number, list.blockMinLength[block] as number, base, perLength);
+      if (upperSum(scans, 1, blockMost) <= threshold) {
+        pos = blockEnd;
+        continue;
+      }
+      for (; pos < blockEnd; pos++) {
+        const doc = nums[pos] as number;
+        if (mayBeDead && ids[doc] === undefined) continue;
+        let score = termScore(weight, tfs[pos] as number, lengths[doc] as number, base, perLength);
+        if (!this.addOthers(scans, doc, score, threshold, base, perLength)) continue;
+        score = this.lastScore;
+        if (!top.wouldKeep(doc, score) || !accept(metas[doc] as M, ids[doc] as string)) continue;
+        top.offer(doc, score);
+        threshold = top.worstScore;
+        if (alone <= threshold) return;
+      }
+    }
+  }
+
+  /** Set by {@link addOthers}: the document's full score. */
+  private lastScore = 0;
+
+  /**
+   * Adds terms 1.. to a document's first-term `score`, in order, while it can still pass
+   * `threshold`; false once it cannot (its score is then in {@link lastScore} otherwise).
+   */
+  private addOthers(scans: TermScan[], doc: number, first: number, threshold: number, base: number, perLength: number): boolean {
+    let score = first;
+    for (let i = 1; i < scans.length; i++) {
+      if (upperSum(scans, i, score) <= threshold) return false;
+      const scan = scans[i] as TermScan;
+      scan.pos = scan.list.seek(scan.pos, doc);
+      if (scan.pos < scan.list.size && scan.list.nums[scan.pos] === doc) score += termScore(scan.weight, scan.list.tfs[scan.pos] as number, this.lengths[doc] as number, base, perLength);
+    }
+    this.lastScore = score;
+    return true;
+  }
+
+  /**
+   * When every document up to the end of the first of the essential terms' current blocks is
+   * bounded at or below `threshold` (those blocks' most, then the non-essential terms' most),
+   * moves the essential cursors past it and returns true.
+   */
+  private skipBlocks(scans: TermScan[], essential: number, threshold: number, base: number, perLength: number): boolean {
+    let bound = 0;
     let through = NO_DOC;
-    for (let i = 0; i < essential; i++) {
-      const { list, pos, weight } = scans[i] as TermScan;
+    for (let i = 0; i < scans.length; i++) {
+      const scan = scans[i] as TermScan;
+      if (i >= essential) {
+        bound += scan.most;
+        continue;
+      }
+      const { list, pos } = scan;
+      // an exhausted essential term has no document left in the run
       if (pos >= list.size) continue;
       const block = Math.floor(pos / BLOCK_SIZE);
-      bound += this.bound(weight, list.blockMaxTf[block] as number, list.blockMinLength[block] as number, base, perLength);
+      if (block !== scan.block) {
+        scan.block = block;
+        scan.blockMost = termScore(scan.weight, list.blockMaxTf[block] as number, list.blockMinLength[block] as number, base, perLength);
+      }
+      bound += scan.blockMost;
       const last = list.nums[Math.min(list.size, (block + 1) * BLOCK_SIZE) - 1] as number;
       if (last < through) through = last;
     }
-    if (bound >= threshold) return false;
+    if (bound > threshold) return false;
     for (let i = 0; i < essential; i++) {
       const scan = scans[i] as TermScan;
       scan.pos = scan.list.seek(scan.pos, through + 1);

@@ -1,19 +1,17 @@
 import { siftDown, siftUp } from './score-heap.js';
 
 /**
- * The `k` best documents by score, ties by id (smaller first), in a min-heap whose root is
- * the worst kept one: selecting from n candidates costs O(n log k), and ids are compared
- * only when two scores are equal.
+ * The `k` best documents by score, ties by document number (the one indexed first wins), in a
+ * min-heap whose root is the worst kept one: selecting from n candidates costs O(n log k).
+ * A search that visits documents in increasing number can then reject a later document that
+ * only ties the worst kept one, which is what lets it prune a corpus of many equal scores.
  */
 export class TopDocs {
   readonly nums: Int32Array;
   readonly scores: Float64Array;
   private size = 0;
 
-  constructor(
-    private readonly k: number,
-    private readonly idOf: (num: number) => string,
-  ) {
+  constructor(private readonly k: number) {
     this.nums = new Int32Array(k);
     this.scores = new Float64Array(k);
   }
@@ -58,9 +56,9 @@ export class TopDocs {
     return out.sort((a, b) => (this.below(a.num, a.score, b.num, b.score) ? 1 : this.below(b.num, b.score, a.num, a.score) ? -1 : 0));
   }
 
-  /** Whether document a ranks below document b: lower score, or the same score and a later id. */
+  /** Whether document a ranks below document b: lower score, or the same score and a later number. */
   private below(aNum: number, aScore: number, bNum: number, bScore: number): boolean {
-    return aScore < bScore || (aScore === bScore && this.idOf(aNum) > this.idOf(bNum));
+    return aScore < bScore || (aScore === bScore && aNum > bNum);
   }
 
   private readonly belowAt = (i: number, j: number): boolean =>

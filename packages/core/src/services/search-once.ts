@@ -5,7 +5,7 @@ import type { LexicalHit, LexicalIndex, LexicalQuery } from '../ports/lexical-in
  * one context assembly: the facts candidates, the fact channel of the turn search and the
  * fact-object expansion all search the namespace's facts for the same words, at depths 3 to
  * 90. A search's best `k` hits are a prefix of its best `k' > k` (BM25 results are exact, ties
- * broken by kind then id), so a shallower search takes the prefix of a deeper one, and a
+ * broken by kind then indexing order), so a shallower search takes the prefix of a deeper one, and a
  * deeper one is searched anew. Not for sharing across calls: the index may change between them.
  */
 export function searchOnce(lexical: LexicalIndex): LexicalIndex {
