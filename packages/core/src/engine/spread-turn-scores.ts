@@ -27,28 +27,45 @@ export interface SpreadOptions {
  * score of each turn that spreads.
  */
 export function spreadTurnScores(turns: readonly PlacedTurn[], scores: ReadonlyMap<string, number>, options: SpreadOptions): { id: string; score: number }[] {
-  const at = new Map<string, PlacedTurn>();
-  for (const turn of turns) at.set(`${turn.sessionId}\u0000${turn.seq}`, turn);
-  const spread = new Map<string, number>();
-  const give = (id: string, amount: number): void => {
-    spread.set(id, (spread.get(id) ?? 0) + amount);
+  // by session, then seq: no key strings built per turn and per neighbour looked up
+  const bySession = new Map<string, Map<number, PlacedTurn>>();
+  for (const turn of turns) {
+    let seqs = bySession.get(turn.sessionId);
+    if (seqs === undefined) {
+      seqs = new Map();
+      bySession.set(turn.sessionId, seqs);
+    }
+    seqs.set(turn.seq, turn);
+  }
+  const spread = new Map<string, { turn: PlacedTurn | undefined; score: number }>();
+  const give = (id: string, turn: PlacedTurn | undefined, amount: number): void => {
+    const entry = spread.get(id);
+    if (entry === undefined) spread.set(id, { turn, score: amount });
+    else entry.score += amount;
   };
+  const giveAt = (seqs: ReadonlyMap<number, PlacedTurn>, seq: number, amount: number): void => {
+    const neighbour = seqs.get(seq);
+    if (neighbour !== undefined) give(neighbour.id, neighbour, amount);
+  };
+  const near = options.neighbourShare;
+  const far = near / 2;
+  const byId = new Map<string, PlacedTurn>();
+  for (const turn of turns) byId.set(turn.id, turn);
   for (const turn of turns) {
     const own = scores.get(turn.id);
     if (own === undefined) continue;
-    give(turn.id, own);
-    for (const [offset, share] of [[1, options.neighbourShare], [2, options.neighbourShare / 2]] as const) {
-      if (share <= 0) continue;
-      for (const seq of [turn.seq - offset, turn.seq + offset]) {
-        const neighbour = at.get(`${turn.sessionId}\u0000${seq}`);
-        if (neighbour !== undefined) give(neighbour.id, own * share);
-      }
-    }
+    give(turn.id, byId.get(turn.id), own);
+    if (near <= 0) continue;
+    const seqs = bySession.get(turn.sessionId) as Map<number, PlacedTurn>;
+    // the turns next to it first, then those two away: sums add up in this order
+    giveAt(seqs, turn.seq - 1, own * near);
+    giveAt(seqs, turn.seq + 1, own * near);
+    giveAt(seqs, turn.seq - 2, own * far);
+    giveAt(seqs, turn.seq + 2, own * far);
   }
-  const byId = new Map(turns.map((t) => [t.id, t]));
-  return [...spread]
-    .map(([id, score]) => ({ id, score: isNamedSpeaker(byId.get(id), options.queryWords) ? score * (1 + options.speakerBoost) : score }))
-    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const ranked: { id: string; score: number }[] = [];
+  for (const [id, { turn, score }] of spread) ranked.push({ id, score: isNamedSpeaker(turn, options.queryWords) ? score * (1 + options.speakerBoost) : score });
+  return ranked.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 function isNamedSpeaker(turn: PlacedTurn | undefined, queryWords: ReadonlySet<string>): boolean {

@@ -28,8 +28,9 @@ const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
  */
 export function analyzeText(text: string): string[] {
   const terms: string[] = [];
-  for (const match of text.toLowerCase().normalize('NFKC').matchAll(WORD)) {
-    const word = match[0].replace(/’/g, "'");
+  // match() gives the words alone: matchAll built a match object per word, on every search and every indexed text
+  for (const found of text.toLowerCase().normalize('NFKC').match(WORD) ?? []) {
+    const word = found.includes('’') ? found.replace(/’/g, "'") : found;
     if (STOP_WORDS.has(word)) continue;
     const base = word.endsWith("'s") ? word.slice(0, -2) : word;
     if (base.length === 0 || STOP_WORDS.has(base)) continue;
