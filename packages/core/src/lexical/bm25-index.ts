@@ -90,7 +90,8 @@ const NO_DOC = 2 ** 31 - 1;
  *
  * A search walks the postings of the query's terms together, document by document, and skips
  * what cannot enter the best `k`: once `k` are found, the common terms whose bounds together
- * stay below the worst of them are only probed for the documents the other terms bring
+ * cannot get above the worst of them (a tie goes to the document indexed first, so a later
+ * one must do better) are only probed for the documents the other terms bring
  * (max-score), and runs of documents whose posting blocks cannot reach it are skipped whole
  * (block-max). A common term then costs a few probes per candidate instead of a walk of its
  * postings, so a search grows far slower than the corpus. A query of many terms (a turn's
@@ -184,9 +185,9 @@ export class Bm25Index<M> {
 
   /**
    * The `k` best documents for `text` among those `accept` lets through, best first, ties
-   * by indexing order (the document added first; re-adding a document moves it last, a
-   * dump and restore keeps the order). Repeated query terms count once; documents sharing no term with the query are
-   * never returned. `accept` is called at most once per candidate.
+   * by indexing order (the document added first; re-adding a document moves it last, a dump
+   * and restore keeps the order). Repeated query terms count once; documents sharing no term
+   * with the query are never returned. `accept` is called at most once per candidate.
    */
   search(text: string, k: number, accept: (meta: M, id: string) => boolean): Bm25Hit[] {
     const limit = Math.floor(k);
@@ -395,10 +396,8 @@ export class Bm25Index<M> {
       for (; pos < blockEnd; pos++) {
         const doc = nums[pos] as number;
         if (mayBeDead && ids[doc] === undefined) continue;
-        let score = termScore(weight, tfs[pos] as number, lengths[doc] as number, base, perLength);
-        if (!this.addOthers(scans, doc, score, threshold, base, perLength)) continue;
-        score = this.lastScore;
-        if (!top.wouldKeep(doc, score) || !accept(metas[doc] as M, ids[doc] as string)) continue;
+        const score = this.withOthers(scans, doc, termScore(weight, tfs[pos] as number, lengths[doc] as number, base, perLength), threshold, base, perLength);
+        if (score < 0 || !top.wouldKeep(doc, score) || !accept(metas[doc] as M, ids[doc] as string)) continue;
         top.offer(doc, score);
         threshold = top.worstScore;
         if (alone <= threshold) return;
@@ -406,23 +405,19 @@ export class Bm25Index<M> {
     }
   }
 
-  /** Set by {@link addOthers}: the document's full score. */
-  private lastScore = 0;
-
   /**
-   * Adds terms 1.. to a document's first-term `score`, in order, while it can still pass
-   * `threshold`; false once it cannot (its score is then in {@link lastScore} otherwise).
+   * A document's score: its first-term part `first` plus terms 1.., added in order while it
+   * can still pass `threshold`; -1 once it cannot (scores are positive).
    */
-  private addOthers(scans: TermScan[], doc: number, first: number, threshold: number, base: number, perLength: number): boolean {
+  private withOthers(scans: TermScan[], doc: number, first: number, threshold: number, base: number, perLength: number): number {
     let score = first;
     for (let i = 1; i < scans.length; i++) {
-      if (upperSum(scans, i, score) <= threshold) return false;
+      if (upperSum(scans, i, score) <= threshold) return -1;
       const scan = scans[i] as TermScan;
       scan.pos = scan.list.seek(scan.pos, doc);
       if (scan.pos < scan.list.size && scan.list.nums[scan.pos] === doc) score += termScore(scan.weight, scan.list.tfs[scan.pos] as number, this.lengths[doc] as number, base, perLength);
     }
-    this.lastScore = score;
-    return true;
+    return score;
   }
 
   /**

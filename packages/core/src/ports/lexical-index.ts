@@ -25,8 +25,10 @@ export interface LexicalHit {
  */
 export interface LexicalIndex {
   /**
-   * BM25 search within one namespace, best first, at most `k` hits. Superseded facts are
-   * not returned. Text is analyzed with core's `analyzeText` rules (stop words, stemming).
+   * BM25 search within one namespace, best first, at most `k` hits; equal scores by kind,
+   * then the document indexed first (so a search's best `k` are a prefix of its best `k + 1`).
+   * Superseded facts are not returned. Text is analyzed with core's `analyzeText` rules (stop
+   * words, stemming).
    */
   search(query: LexicalQuery): Promise<LexicalHit[]>;
 }
