@@ -37,24 +37,22 @@ export function spreadTurnScores(turns: readonly PlacedTurn[], scores: ReadonlyM
     }
     seqs.set(turn.seq, turn);
   }
-  const spread = new Map<string, { turn: PlacedTurn | undefined; score: number }>();
-  const give = (id: string, turn: PlacedTurn | undefined, amount: number): void => {
-    const entry = spread.get(id);
-    if (entry === undefined) spread.set(id, { turn, score: amount });
+  const spread = new Map<string, { turn: PlacedTurn; score: number }>();
+  const give = (turn: PlacedTurn, amount: number): void => {
+    const entry = spread.get(turn.id);
+    if (entry === undefined) spread.set(turn.id, { turn, score: amount });
     else entry.score += amount;
   };
   const giveAt = (seqs: ReadonlyMap<number, PlacedTurn>, seq: number, amount: number): void => {
     const neighbour = seqs.get(seq);
-    if (neighbour !== undefined) give(neighbour.id, neighbour, amount);
+    if (neighbour !== undefined) give(neighbour, amount);
   };
   const near = options.neighbourShare;
   const far = near / 2;
-  const byId = new Map<string, PlacedTurn>();
-  for (const turn of turns) byId.set(turn.id, turn);
   for (const turn of turns) {
     const own = scores.get(turn.id);
     if (own === undefined) continue;
-    give(turn.id, byId.get(turn.id), own);
+    give(turn, own);
     if (near <= 0) continue;
     const seqs = bySession.get(turn.sessionId) as Map<number, PlacedTurn>;
     // the turns next to it first, then those two away: sums add up in this order
