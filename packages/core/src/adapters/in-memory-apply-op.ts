@@ -53,7 +53,7 @@ function appendMessages(tables: InMemoryTables, sessionId: string, messages: New
     lastSeq += 1;
     updatedAt = Math.max(updatedAt, message.createdAt);
     const input = copyInput(message, 'message');
-    const row = messageRecord({ ...input, sessionId, namespace: session.namespace, seq: lastSeq }, input.content, input.metadata);
+    const row = messageRecord(input, { sessionId, namespace: session.namespace, seq: lastSeq }, input.content, input.metadata);
     tables.messages.put(row);
     return row;
   });
@@ -74,7 +74,7 @@ function insertMessage(tables: InMemoryTables, message: StoredMessage): StoredMe
   }
   // A message lives in its session's namespace, whatever the input says, so isolation holds.
   const input = copyInput(message, 'message');
-  const row = messageRecord({ ...input, namespace: session.namespace }, input.content, input.metadata);
+  const row = messageRecord(input, { sessionId: input.sessionId, namespace: session.namespace, seq: input.seq }, input.content, input.metadata);
   tables.messages.put(row);
   if (row.seq > session.lastSeq) tables.sessions.put({ ...session, lastSeq: row.seq });
   return row;

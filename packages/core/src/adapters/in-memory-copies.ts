@@ -1,5 +1,5 @@
 import type { Fact, JobRecord, Summary } from '../domain/derived.js';
-import type { StoredMessage } from '../domain/message.js';
+import type { NewMessage, StoredMessage } from '../domain/message.js';
 import type { Session } from '../domain/session.js';
 
 /*
@@ -59,12 +59,17 @@ const MESSAGE_FIELDS = {
 } satisfies Record<keyof StoredMessage, true>;
 
 /**
- * A message row built field by field (see above), with `content` and `metadata` as given and
- * the tool calls and token count copied. Fields the record type does not have are left out.
+ * A message row built field by field (see above), placed `at` its session, namespace and seq,
+ * with `content` and `metadata` as given and the tool calls and token count copied. Fields the record type does not have are left out.
  */
-export function messageRecord(message: StoredMessage, content: string, metadata: Record<string, unknown>): StoredMessage {
+export function messageRecord(
+  message: NewMessage,
+  at: Pick<StoredMessage, 'sessionId' | 'namespace' | 'seq'>,
+  content: string,
+  metadata: Record<string, unknown>,
+): StoredMessage {
   const row: StoredMessage = {
-    id: message.id, sessionId: message.sessionId, namespace: message.namespace, seq: message.seq, role: message.role, content, createdAt: message.createdAt, metadata,
+    id: message.id, sessionId: at.sessionId, namespace: at.namespace, seq: at.seq, role: message.role, content, createdAt: message.createdAt, metadata,
   };
   if (message.name !== undefined) row.name = message.name;
   if (message.toolCalls !== undefined) row.toolCalls = message.toolCalls.map((call) => ({ id: call.id, name: call.name, args: copyData(call.args) }));
@@ -77,7 +82,7 @@ export function messageRecord(message: StoredMessage, content: string, metadata:
 export const messageFields = Object.keys(MESSAGE_FIELDS) as (keyof StoredMessage)[];
 
 export function copyMessage(message: StoredMessage, content: string = message.content): StoredMessage {
-  return messageRecord(message, content, copyMetadata(message.metadata));
+  return messageRecord(message, message, content, copyMetadata(message.metadata));
 }
 
 export function copySession(session: Session): Session {

@@ -41,13 +41,13 @@ function compress(tables: InMemoryTables, id: string): void {
   const message = tables.messages.get(id);
   if (message === undefined || tables.topic.cold.has(id)) return;
   tables.topic.cold.put({ messageId: id, bytes: compressText(message.content), textBytes: Buffer.byteLength(message.content) });
-  tables.messages.put(messageRecord(message, '', message.metadata));
+  tables.messages.put(messageRecord(message, message, '', message.metadata));
 }
 
 function restore(tables: InMemoryTables, id: string): void {
   const message = tables.messages.get(id);
   if (message === undefined || !tables.topic.cold.has(id)) return;
-  tables.messages.put(messageRecord(message, tables.textOf(message), message.metadata));
+  tables.messages.put(messageRecord(message, message, tables.textOf(message), message.metadata));
   tables.topic.cold.delete(id);
 }
 
