@@ -1,8 +1,9 @@
-import { createRequire } from 'node:module';
 import { stemmer } from 'stemmer';
+import { loadOnFirstUse } from '../models/load-on-first-use.js';
 
-// stopword ships CommonJS without type declarations; its English list is a plain string[].
-const { eng } = createRequire(import.meta.url)('stopword') as { eng: string[] };
+// stopword ships CommonJS without type declarations; its English list is a plain string[]. It
+// loads every language's list (about 50 ms), so on the first analysis, not at import.
+const stopwordLists = loadOnFirstUse<{ eng: string[] }>('stopword');
 
 /**
  * Words of the stock list that carry time in a memory question ("where do I live now?",
@@ -10,8 +11,10 @@ const { eng } = createRequire(import.meta.url)('stopword') as { eng: string[] };
  */
 const TEMPORAL_WORDS: ReadonlySet<string> = new Set(['now', 'still', 'before', 'after']);
 
-const STOP_WORDS: ReadonlySet<string> = new Set([
-  ...eng.filter((word) => !TEMPORAL_WORDS.has(word)),
+let stopWords: ReadonlySet<string> | undefined;
+
+const stopWordsOf = (): ReadonlySet<string> => new Set([
+  ...stopwordLists().eng.filter((word) => !TEMPORAL_WORDS.has(word)),
   // contractions and chat filler the stock list lacks
   "i'm", "i've", "i'd", "i'll", 'im', 'ive', 'id', 'ill', 'dont', "don't", 'doesnt', "doesn't",
   'yeah', 'yes', 'ok', 'okay', 'oh', 'um', 'uh', 'hmm', 'just', 'really', 'also', 'got',
@@ -27,13 +30,14 @@ const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
  * adapters (FTS5) to build their query terms, so scores agree across stores.
  */
 export function analyzeText(text: string): string[] {
+  const stop = (stopWords ??= stopWordsOf());
   const terms: string[] = [];
   // match() gives the words alone: matchAll built a match object per word, on every search and every indexed text
   for (const found of text.toLowerCase().normalize('NFKC').match(WORD) ?? []) {
     const word = found.includes('’') ? found.replace(/’/g, "'") : found;
-    if (STOP_WORDS.has(word)) continue;
+    if (stop.has(word)) continue;
     const base = word.endsWith("'s") ? word.slice(0, -2) : word;
-    if (base.length === 0 || STOP_WORDS.has(base)) continue;
+    if (base.length === 0 || stop.has(base)) continue;
     terms.push(stemmer(base));
   }
   return terms;
@@ -41,5 +45,5 @@ export function analyzeText(text: string): string[] {
 
 /** Whether a lower-cased word is a stop word under strata's lexical rules. */
 export function isStopWord(word: string): boolean {
-  return STOP_WORDS.has(word.toLowerCase());
+  return (stopWords ??= stopWordsOf()).has(word.toLowerCase());
 }

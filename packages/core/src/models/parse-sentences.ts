@@ -1,5 +1,9 @@
-import winkNLP, { type ItemSentence, type ItsFunction, type WinkMethods } from 'wink-nlp';
-import model from 'wink-eng-lite-web-model';
+import type WinkNLP from 'wink-nlp';
+import type { ItemSentence, ItsFunction, Model, WinkMethods } from 'wink-nlp';
+import { loadOnFirstUse } from './load-on-first-use.js';
+
+const winkNLP = loadOnFirstUse<typeof WinkNLP>('wink-nlp');
+const englishModel = loadOnFirstUse<Model>('wink-eng-lite-web-model');
 
 /** One word or punctuation mark as the tagger read it. */
 export interface ParsedToken {
@@ -20,9 +24,9 @@ export interface ParsedSentence {
 const PIPE = ['sbd', 'pos'];
 let parser: WinkMethods | undefined;
 
-/** The tagger is built on first use: loading its model takes ~50 ms, not paid at import. */
+/** The tagger is built on first use: loading wink-nlp and its model takes ~100 ms, not paid at import. */
 function loadParser(): WinkMethods {
-  parser ??= winkNLP(model, PIPE);
+  parser ??= winkNLP()(englishModel(), PIPE);
   return parser;
 }
 

@@ -1,4 +1,7 @@
-import * as chrono from 'chrono-node';
+import type * as Chrono from 'chrono-node';
+import { loadOnFirstUse } from './load-on-first-use.js';
+
+const chronoNode = loadOnFirstUse<typeof Chrono>('chrono-node');
 
 /** A calendar day found in text, resolved against the time the text was written. */
 export interface ResolvedDate {
@@ -44,7 +47,8 @@ function toResolved(year: number, month: number, day: number, hasYear: boolean, 
   };
 }
 
-function parseWithChrono(text: string, reference: chrono.ParsingReference): ResolvedDate | undefined {
+function parseWithChrono(text: string, reference: Chrono.ParsingReference): ResolvedDate | undefined {
+  const chrono = chronoNode();
   let result = chrono.parse(text, reference, { forwardDate: true })[0];
   if (result !== undefined && PAST_MARKER.test(result.text)) {
     result = chrono.parse(text, reference, { forwardDate: false })[0];

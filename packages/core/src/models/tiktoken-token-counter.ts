@@ -1,5 +1,8 @@
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import type * as O200k from 'gpt-tokenizer/encoding/o200k_base';
 import type { TokenCounter } from '../ports/models.js';
+import { loadOnFirstUse } from './load-on-first-use.js';
+
+const o200k = loadOnFirstUse<typeof O200k>('gpt-tokenizer/encoding/o200k_base');
 
 const CACHE_LIMIT = 10_000;
 const CACHEABLE_LENGTH = 2_000;
@@ -22,13 +25,15 @@ const AS_PLAIN_TEXT = { allowedSpecial: new Set<string>(), disallowedSpecial: ne
 export class TiktokenTokenCounter implements TokenCounter {
   readonly name = 'tiktoken:o200k_base';
   private readonly cache = new Map<string, number>();
+  /** Loaded when the first counter is made (about 250 ms, once per process), not when strata is imported. */
+  private readonly countTokens = o200k().countTokens;
 
   count(text: string): number {
     if (text.length === 0) return 0;
     if (text.length >= CACHEABLE_LENGTH) return this.countLong(text);
     const cached = this.cache.get(text);
     if (cached !== undefined) return cached;
-    const count = countTokens(text, AS_PLAIN_TEXT);
+    const count = this.countTokens(text, AS_PLAIN_TEXT);
     this.remember(text, count);
     return count;
   }
@@ -54,7 +59,7 @@ export class TiktokenTokenCounter implements TokenCounter {
   }
 
   private countPart(part: string): number {
-    return part.length < CACHEABLE_LENGTH ? this.count(part) : countTokens(part, AS_PLAIN_TEXT);
+    return part.length < CACHEABLE_LENGTH ? this.count(part) : this.countTokens(part, AS_PLAIN_TEXT);
   }
 
   private remember(text: string, count: number): void {

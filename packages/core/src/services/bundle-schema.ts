@@ -73,7 +73,7 @@ const factRecord = z.object({
 
 export const bundleSchema = z.object({
   format: z.literal('strata-bundle'),
-  version: z.union([z.literal(1), z.literal(2)]),
+  version: z.union([z.literal(1), z.literal(2)], { error: (issue) => `version ${JSON.stringify(issue.input)} is not one this strata reads (1 or 2): the bundle was written by another version of strata` }),
   exportedAt: z.string(),
   sessions: z
     .array(
