@@ -24,10 +24,11 @@ import { runLocomoBench } from './scenarios/locomo.js';
 import { runScaleBench } from './scenarios/scale.js';
 import { runTenantsBench } from './scenarios/tenants.js';
 import { runEncryptionBench } from './scenarios/encryption.js';
+import { runCliStartupBench } from './scenarios/cli-startup.js';
 
 /** Set in the process that runs one scenario. */
 const CHILD_ENV = 'STRATA_BENCH_SCENARIO_PROCESS';
-const SCENARIOS = ['locomo', 'retrieval-quality', 'peers', 'in-memory-latency', 'sqlite-latency', 'scale', 'tenants', 'encryption', 'sqlite-knowledge-base', 'topics-compression', 'knowledge-bases', 'worker-throughput'];
+const SCENARIOS = ['locomo', 'retrieval-quality', 'peers', 'in-memory-latency', 'sqlite-latency', 'scale', 'tenants', 'encryption', 'sqlite-knowledge-base', 'topics-compression', 'knowledge-bases', 'worker-throughput', 'cli-startup'];
 /** Scenarios that need a server (Chroma, Redis): run only when named, so a fresh clone runs the rest as is. */
 const ONLY_WHEN_NAMED = new Set(['knowledge-bases', 'worker-throughput']);
 
@@ -81,6 +82,8 @@ async function main(): Promise<void> {
   }
   const environment = describeEnvironment();
   // real multi-session dialogue (../shared/evals/locomo-dev.json; skipped with a message when absent)
+  // the strata CLI: start-up of the commands a user types to look around
+  if (wants('cli-startup')) await runOne('cli-startup', isQuick, environment, () => runCliStartupBench({ quick: isQuick }));
   if (wants('locomo')) await runOne('locomo', isQuick, environment, () => runLocomoBench({ quick: isQuick }));
   if (wants('retrieval-quality')) await runOne('retrieval-quality', isQuick, environment, () => runRetrievalQualityBench({ quick: isQuick }));
   if (wants('peers')) await runOne('peers', isQuick, environment, () => runPeersBench({ quick: isQuick }));

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import { StrataError } from '@strata/core';
+import { StrataError } from '@strata/core/errors';
 
 const endpoint = z.object({ baseUrl: z.string(), model: z.string(), apiKey: z.string() }).partial().strict();
 
@@ -9,6 +9,7 @@ const endpoint = z.object({ baseUrl: z.string(), model: z.string(), apiKey: z.st
 const fileSchema = z
   .object({
     dataDir: z.string(),
+    db: z.string(),
     namespace: z.string(),
     chromaUrl: z.string(),
     redisUrl: z.string(),
@@ -25,7 +26,7 @@ export type FileValues = Record<string, string | number | undefined>;
 /**
  * Reads the config file into flat keys (`llm.baseUrl`, ...). A missing default file is no
  * config; a missing file named by --config / STRATA_CONFIG is an error. A relative dataDir
- * is resolved against the file's directory.
+ * or db is resolved against the file's directory.
  */
 export function readConfigFile(path: string, isExplicit: boolean): FileValues {
   if (!existsSync(path)) {
@@ -35,13 +36,14 @@ export function readConfigFile(path: string, isExplicit: boolean): FileValues {
   const parsed = fileSchema.safeParse(parseJson(path));
   if (!parsed.success) {
     throw new StrataError('CONFIG_INVALID', `config file ${path} is invalid:\n${z.prettifyError(parsed.error)}`, {
-      hint: 'Keys: dataDir, namespace, chromaUrl, redisUrl, redisPrefix, encryptionKey, llm { baseUrl, model, apiKey }, embeddings { baseUrl, model, apiKey, dimensions }.',
+      hint: 'Keys: dataDir, db, namespace, chromaUrl, redisUrl, redisPrefix, encryptionKey, llm { baseUrl, model, apiKey }, embeddings { baseUrl, model, apiKey, dimensions }.',
     });
   }
-  const { llm, embeddings, dataDir, ...rest } = parsed.data;
+  const { llm, embeddings, dataDir, db, ...rest } = parsed.data;
   return {
     ...rest,
     ...(dataDir === undefined ? {} : { dataDir: isAbsolute(dataDir) ? dataDir : resolve(dirname(path), dataDir) }),
+    ...(db === undefined ? {} : { db: isAbsolute(db) ? db : resolve(dirname(path), db) }),
     ...prefixed('llm', llm),
     ...prefixed('embeddings', embeddings),
   };

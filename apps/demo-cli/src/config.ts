@@ -1,13 +1,14 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { StrataError } from '@strata/core';
+import { StrataError } from '@strata/core/errors';
 import { readConfigFile, type FileValues } from './config-file.js';
 
 /** Global flags, as commander parses them. */
 export interface GlobalFlags {
   config?: string;
   dataDir?: string;
+  db?: string;
   namespace?: string;
   chromaUrl?: string;
   redisUrl?: string;
@@ -25,6 +26,8 @@ export interface Endpoint {
 export interface CliConfig {
   /** Directory holding the SQLite files. @defaultValue $XDG_DATA_HOME/strata or ~/.local/share/strata */
   dataDir: string;
+  /** The SQLite file, when not the data dir's memory.sqlite (`--db FILE`). Absolute. */
+  db?: string;
   /** Namespace of new sessions, search and facts. @defaultValue 'default' */
   namespace: string;
   /** A Chroma server for the knowledge base instead of the SQLite file's vectors. */
@@ -46,6 +49,7 @@ export type ConfigSource = 'flag' | 'env' | 'file' | 'default' | 'unset';
 /** Every setting: its flag (if any), its env variable, and whether it is a secret. */
 export const SETTINGS = [
   { key: 'dataDir', flag: 'dataDir', env: 'STRATA_DATA_DIR' },
+  { key: 'db', flag: 'db', env: 'STRATA_DB' },
   { key: 'namespace', flag: 'namespace', env: 'STRATA_NAMESPACE' },
   { key: 'chromaUrl', flag: 'chromaUrl', env: 'STRATA_CHROMA_URL' },
   { key: 'redisUrl', flag: 'redisUrl', env: 'STRATA_REDIS_URL' },
@@ -73,6 +77,7 @@ const envSchema = z.object({
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as http://127.0.0.1:8765' });
 const settingsSchema = z.object({
   dataDir: z.string().min(1),
+  db: z.string().min(1, 'must be the path of a SQLite file').optional(),
   // not trimmed: a namespace is compared exactly (core rejects surrounding whitespace with a hint)
   namespace: z.string().min(1, 'must be a non-empty name'),
   chromaUrl: httpUrl.optional(),
@@ -132,6 +137,7 @@ function toCliConfig(values: Record<SettingKey, string | number | undefined>, so
   const dataDir = resolve(s.dataDir);
   return {
     dataDir,
+    ...(s.db ? { db: resolve(s.db) } : {}),
     namespace: s.namespace,
     ...(s.chromaUrl ? { chromaUrl: s.chromaUrl } : {}),
     ...(s.redisUrl ? { redisUrl: s.redisUrl } : {}),

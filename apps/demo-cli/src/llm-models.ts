@@ -1,5 +1,5 @@
 import { ChatOpenAI, OpenAIEmbeddings } from '@langchain/openai';
-import { StrataError } from '@strata/core';
+import { StrataError } from '@strata/core/errors';
 import { LlmFactExtractor, LlmSummarizer, type StructuredOutputMethod } from '@strata/langchain';
 import { z } from 'zod';
 

@@ -1,10 +1,12 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { StrataError, type Memory, type Session } from '@strata/core';
-import { loadConfig, type GlobalFlags, type LoadedConfig } from './config.js';
-import { wireMemory, type Wiring } from './wiring.js';
+import { StrataError } from '@strata/core/errors';
+import type { Memory, Session } from '@strata/core';
+import type { GlobalFlags, LoadedConfig } from './config.js';
+import type { Wiring } from './wiring.js';
 
-/** The effective config for a command (flags of the program and the command merged). */
-export function configOf(command: Command): LoadedConfig {
+/** The effective config for a command (flags of the program and the command merged); its schemas load here, not for `--help`. */
+export async function configOf(command: Command): Promise<LoadedConfig> {
+  const { loadConfig } = await import('./config.js');
   return loadConfig(command.optsWithGlobals<GlobalFlags>());
 }
 
@@ -14,9 +16,14 @@ export interface MemoryContext extends LoadedConfig {
   isNamespaceChosen: boolean;
 }
 
-/** Opens the memory in the data dir for one command and always closes it. */
+/**
+ * Opens the memory in the data dir for one command and always closes it. The wiring (SQLite,
+ * the models, Chroma or BullMQ when configured) is imported here, so `--help` and `config` do
+ * not load it.
+ */
 export async function withMemory<T>(command: Command, run: (memory: Memory, context: MemoryContext) => Promise<T>): Promise<T> {
-  const loaded = configOf(command);
+  const loaded = await configOf(command);
+  const { wireMemory } = await import('./wiring.js');
   const wiring = await wireMemory(loaded.config);
   try {
     return await run(wiring.memory, { ...loaded, wiring, isNamespaceChosen: loaded.sources.namespace !== 'default' });

@@ -1,13 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import {
-  createMemory, createWorkerThreadJobQueue, ExtractiveSummarizer, HashingEmbeddings, LinearThreadSelector, ObservationFactExtractor, StrataError, TiktokenTokenCounter,
-  type FactExtractor, type JobQueue, type ThreadSelector, type KnowledgeBase, type Memory, type PolicyInput, type Summarizer, type TokenCounter,
-  type Embedder,
-} from '@strata/core';
-import { createChromaKnowledgeBase } from '@strata/kb-chroma';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { StrataError } from '@strata/core/errors';
+import { createMemory, createWorkerThreadJobQueue, ExtractiveSummarizer, HashingEmbeddings, LinearThreadSelector, ObservationFactExtractor, TiktokenTokenCounter, type FactExtractor, type JobQueue, type ThreadSelector, type KnowledgeBase, type Memory, type PolicyInput, type Summarizer, type TokenCounter, type Embedder } from '@strata/core';
 import { createSqliteKnowledgeBase, createSqliteSessionStore } from '@strata/store-sqlite';
-import { createBullMqJobQueue, listFailedJobs, readQueueStats, redriveFailedJobs, startWorker, type DeriveQueueName, type WorkerEvent, type WorkerHandle } from '@strata/worker';
+import type { DeriveQueueName, WorkerEvent, WorkerHandle } from '@strata/worker';
 import type { ChatAssistant } from './chat/assistant.js';
 import { OfflineAssistant } from './chat/offline-assistant.js';
 import type { CliConfig } from './config.js';
@@ -52,8 +48,7 @@ interface Models {
 }
 
 export async function wireMemory(config: CliConfig, options: WireOptions = {}): Promise<Wiring> {
-  ensureDir(config.dataDir);
-  const path = join(config.dataDir, options.file ?? 'memory.sqlite');
+  const path = options.file === undefined && config.db !== undefined ? requireFolderOf(config.db) : join(ensureDir(config.dataDir), options.file ?? 'memory.sqlite');
   const models = await wireModels(options.offline ? {} : config);
   const knowledge = await wireKnowledge(config, path, models.embeddingsModel);
   const queue = await wireQueue(config, options, models.isOffline);
@@ -82,7 +77,10 @@ export async function wireMemory(config: CliConfig, options: WireOptions = {}): 
  * stay on the in-process queue (createMemory's default), where the given instances live.
  */
 async function wireQueue(config: CliConfig, options: WireOptions, isOffline: boolean): Promise<JobQueue | undefined> {
-  if (config.redisUrl && !options.offline) return createBullMqJobQueue({ url: config.redisUrl, prefix: config.redisPrefix });
+  if (config.redisUrl && !options.offline) {
+    const { createBullMqJobQueue } = await import('@strata/worker');
+    return createBullMqJobQueue({ url: config.redisUrl, prefix: config.redisPrefix });
+  }
   return isOffline ? createWorkerThreadJobQueue({ policy: options.policy ?? {} }) : undefined;
 }
 
@@ -91,7 +89,7 @@ async function wireQueue(config: CliConfig, options: WireOptions, isOffline: boo
  * loaded only then: an offline command does not pay for importing them.
  */
 async function wireModels(config: Pick<CliConfig, 'llm' | 'embeddings'>): Promise<Models> {
-  const tokens = new TiktokenTokenCounter();
+  const tokens = new TokenCounterOnFirstUse();
   const endpoints = config.llm || config.embeddings ? await import('./endpoint-models.js') : undefined;
   const llm = config.llm ? endpoints?.createEndpointModels(config.llm, config.embeddings) : undefined;
   const remote = config.embeddings ? (llm?.embeddings ?? endpoints?.createEndpointEmbeddings(config.embeddings)) : undefined;
@@ -108,6 +106,27 @@ async function wireModels(config: Pick<CliConfig, 'llm' | 'embeddings'>): Promis
   };
 }
 
+/**
+ * The o200k counter, made on the first count: its tables take about 250 ms to load, and
+ * `strata sessions`, `show`, `forget` or `export` never count a token.
+ */
+class TokenCounterOnFirstUse implements TokenCounter {
+  private counter: TiktokenTokenCounter | undefined;
+
+  get name(): string {
+    return this.made().name;
+  }
+
+  count(text: string): number {
+    return this.made().count(text);
+  }
+
+  private made(): TiktokenTokenCounter {
+    this.counter ??= new TiktokenTokenCounter();
+    return this.counter;
+  }
+}
+
 /** The vector index: the SQLite file's own, or a Chroma collection named after the embeddings model. */
 async function wireKnowledge(config: CliConfig, path: string, model: Models['embeddingsModel']): Promise<KnowledgeBase> {
   if (!config.chromaUrl) return createSqliteKnowledgeBase({ path, ...sealed(config) });
@@ -116,6 +135,7 @@ async function wireKnowledge(config: CliConfig, path: string, model: Models['emb
       hint: 'Set STRATA_EMBEDDINGS_DIMENSIONS (e.g. 1536) with STRATA_EMBEDDINGS_MODEL.',
     });
   }
+  const { createChromaKnowledgeBase } = await import('@strata/kb-chroma');
   return createChromaKnowledgeBase({ url: config.chromaUrl, embeddingModel: model.name, dimensions: model.dimensions });
 }
 
@@ -127,16 +147,18 @@ export async function wireWorker(
   options: { concurrency: number; queues: DeriveQueueName[]; onEvent: (event: WorkerEvent) => void },
 ): Promise<WorkerHandle> {
   const { summarizer, extractor, embeddings } = await wireModels(config);
+  const { startWorker } = await import('@strata/worker');
   return startWorker({ url: requireRedis(config), prefix: config.redisPrefix, models: { summarizer, extractor, embeddings }, ...options });
 }
 
 /** Reading and redriving a queue prefix, without running jobs. */
 export function wireQueueAdmin(config: CliConfig) {
   const connection = { url: requireRedis(config), prefix: config.redisPrefix };
+  const admin = () => import('@strata/worker');
   return {
-    stats: () => readQueueStats(connection),
-    failed: () => listFailedJobs(connection),
-    redrive: () => redriveFailedJobs(connection),
+    stats: async () => (await admin()).readQueueStats(connection),
+    failed: async () => (await admin()).listFailedJobs(connection),
+    redrive: async () => (await admin()).redriveFailedJobs(connection),
   };
 }
 
@@ -147,7 +169,13 @@ function requireRedis(config: CliConfig): string {
   });
 }
 
-function ensureDir(dir: string): void {
+/** The data dir, created if missing. */
+function ensureDir(dir: string): string {
+  if (existsSync(dir) && !statSync(dir).isDirectory()) {
+    throw new StrataError('CONFIG_INVALID', `the data dir ${dir} is a file, not a directory`, {
+      hint: 'Pass --data-dir DIR (or set STRATA_DATA_DIR) with a directory: it is created if missing. `strata config` shows where the current value comes from.',
+    });
+  }
   try {
     // owner only: it holds every conversation (directories that exist keep their mode)
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -157,6 +185,18 @@ function ensureDir(dir: string): void {
       cause: error,
     });
   }
+  return dir;
+}
+
+/** A `--db` file: created if missing, but only in a folder that exists (a typo should not make folders). */
+function requireFolderOf(file: string): string {
+  if (existsSync(file) && statSync(file).isDirectory()) {
+    throw new StrataError('CONFIG_INVALID', `--db ${file} is a directory, not a SQLite file`, { hint: 'Pass the path of a SQLite file (e.g. --db ~/notes/memory.sqlite), or --data-dir for a directory.' });
+  }
+  if (!existsSync(dirname(file))) {
+    throw new StrataError('CONFIG_INVALID', `the folder of --db ${file} does not exist`, { hint: `Create ${dirname(file)} first, or check the path.` });
+  }
+  return file;
 }
 
 /** The file's encryption key, when one is configured (STRATA_ENCRYPTION_KEY or the config file). */

@@ -79,13 +79,13 @@ describe('strata chat, driven through stdin (offline assistant)', () => {
     expect(stdout).toMatch(/fresh start: Chat /);
     expect(stdout).toMatch(/new session Trip planning/);
     expect(stdout).toMatch(/- User lives in Bergen\./); // facts of the namespace inform every session
-    const sessions = json<SessionRow[]>(await runCli(['sessions', '--json'], { env }));
-    expect(sessions.map((s) => s.messages).sort()).toEqual([0, 1, 1, 7]); // the chat's own new session stayed empty
+    const sessions = json<{ sessions: SessionRow[] }>(await runCli(['sessions', '--json'], { env })).sessions;
+    expect(sessions.map((s) => s.messages).sort()).toEqual([1, 1, 7]); // the chat's own new session got no message, so it was never stored
     expect(sessions.find((s) => s.id === firstId)?.messages).toBe(7); // the loaded session got the last turn
   });
 
   it('/forget deletes this session and what was derived from it, then starts a new one', async () => {
-    const before = json<SessionRow[]>(await runCli(['sessions', '--json'], { env }));
+    const before = json<{ sessions: SessionRow[] }>(await runCli(['sessions', '--json'], { env })).sessions;
     const trip = before.find((s) => s.messages === 1 && s.id !== firstId)!;
     const { code, stdout } = await runCli(['chat', '--session', trip.id], { env, input: '/forget\nStill here.\n' });
     expect(code).toBe(0);
@@ -170,7 +170,7 @@ describe('strata with STRATA_ENCRYPTION_KEY (encrypted data dir)', () => {
       }
       const listed = await runCli(['sessions', '--json'], { env: sealedEnv });
       expect(listed.code).toBe(0);
-      expect(json<{ namespace: string }[]>(listed).map((s) => s.namespace)).toEqual(['sealed']);
+      expect(json<{ sessions: { namespace: string }[] }>(listed).sessions.map((s) => s.namespace)).toEqual(['sealed']);
       const without = await runCli(['sessions'], { env: { ...sealedEnv, STRATA_ENCRYPTION_KEY: '' } });
       expect(without.code).toBe(1);
       expect(without.stderr).toMatch(/not a SQLite database or is corrupt[\s\S]*hint: .*encryptionKey \(STRATA_ENCRYPTION_KEY/);

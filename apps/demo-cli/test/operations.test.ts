@@ -21,9 +21,9 @@ afterAll(() => sandbox.dispose());
 
 describe('strata read commands: tables for people, --json for scripts', () => {
   it('sessions lists every namespace unless one is chosen', async () => {
-    const all = json<SessionRow[]>(await runCli(['sessions', '--json'], { env: sandbox.env }));
+    const all = json<{ sessions: SessionRow[] }>(await runCli(['sessions', '--json'], { env: sandbox.env })).sessions;
     expect(all.map((s) => s.namespace).sort()).toEqual(['maya', 'other']);
-    const mine = json<SessionRow[]>(await runCli(['sessions', '--json'], { env }));
+    const mine = json<{ sessions: SessionRow[] }>(await runCli(['sessions', '--json'], { env })).sessions;
     expect(mine).toEqual([expect.objectContaining({ id: sessionId, namespace: 'maya', messages: 4 })]);
     const table = await runCli(['sessions'], { env });
     expect(table.stdout).toMatch(new RegExp(`^id\\s+namespace\\s+title\\s+messages\\s+updated\\n-+[ -]+\\n${sessionId}\\s+maya\\s+Chat .*\\s+4\\s+\\d{4}-`, 'm'));
@@ -264,7 +264,7 @@ describe('namespaces stored before names had to be exact', () => {
       const listed = await runCli(['sessions', '--json'], { env: { ...env, STRATA_NAMESPACE: 'alice\u00A0' } });
       expect(listed.code).toBe(0);
       expect(listed.stderr).toMatch(/note: 1 namespace in this file would be rejected today \("alice\\u00a0" holds an invisible or control character[\s\S]*strata import F -n NEW/i);
-      expect(json<{ id: string }[]>(listed).map((s) => s.id)).toEqual(['ses_old']);
+      expect(json<{ sessions: { id: string }[] }>(listed).sessions.map((s) => s.id)).toEqual(['ses_old']);
     } finally {
       box.dispose();
     }

@@ -1,14 +1,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { StrataError } from '@strata/core';
+import { StrataError } from '@strata/core/errors';
 import { EXPORT_FORMATS } from '../commands/export.js';
 import { renderMessage } from '../commands/sessions.js';
 import { renderTiers, reportTiers } from '../commands/inspect.js';
 import { pc } from '../format/colors.js';
-import { renderFacts } from '../format/context.js';
+import { renderFacts } from '../format/facts.js';
 import { count, formatDay, formatTime } from '../format/output.js';
 import { clip, renderTable } from '../format/table.js';
-import { newChatSession, type ChatState } from './chat-state.js';
+import { draftSession, type ChatState } from './chat-state.js';
 
 type Handler = (state: ChatState, arg: string) => Promise<'exit' | void>;
 
@@ -16,7 +16,7 @@ const COMMANDS: Record<string, { usage: string; help: string; run: Handler }> = 
   help: { usage: '/help', help: 'this list', run: async (s) => showHelp(s) },
   sessions: { usage: '/sessions', help: 'sessions of this namespace, newest first', run: listSessions },
   load: { usage: '/load ID', help: 'continue another session', run: loadSession },
-  new: { usage: '/new [TITLE]', help: 'start a new session', run: async (s, title) => switchTo(s, await newChatSession(s, title || undefined), 'new session') },
+  new: { usage: '/new [TITLE]', help: 'start a new session', run: async (s, title) => switchTo(s, draftSession(s.config, title || undefined), 'new session', false) },
   save: { usage: '/save', help: 'finish pending summaries and facts; everything is stored as you type', run: save },
   history: { usage: '/history [N]', help: 'the last N messages of this session (default 20)', run: showHistory },
   memory: { usage: '/memory', help: 'what each tier holds, the facts, pending work', run: showMemory },
@@ -59,18 +59,27 @@ async function loadSession(state: ChatState, id: string): Promise<void> {
   if (!id) throw new StrataError('INVALID_INPUT', '/load needs a session id', { hint: 'Type /sessions to list them, then /load ID.' });
   const session = await state.memory.sessions.get(id);
   if (!session) throw new StrataError('NOT_FOUND', `no session with id ${JSON.stringify(id)}`, { hint: 'Type /sessions to list the sessions of this namespace.' });
-  switchTo(state, session, 'continuing');
+  switchTo(state, session, 'continuing', true);
   const recent = await state.memory.messages(session.id, { last: 4 });
   for (const m of recent) state.print(renderMessage(m));
 }
 
-function switchTo(state: ChatState, session: ChatState['session'], verb: string): void {
+function switchTo(state: ChatState, session: ChatState['session'], verb: string, isStored: boolean): void {
   state.session = session;
-  state.print(`${verb} ${pc.bold(session.title ?? session.id)} ${pc.dim(`(${session.id}, namespace ${session.namespace})`)}`);
+  state.isSessionStored = isStored;
+  state.print(`${verb} ${pc.bold(session.title ?? session.id)} ${pc.dim(`(${session.id}, namespace ${session.namespace}${isStored ? '' : '; stored with its first message'})`)}`);
+}
+
+/** What a command about this session says while it is a draft. */
+function isDraft(state: ChatState, doing: string): boolean {
+  if (state.isSessionStored) return false;
+  state.print(pc.dim(`nothing to ${doing}: this session is stored with its first message`));
+  return true;
 }
 
 async function save(state: ChatState): Promise<void> {
   await state.memory.flush();
+  if (isDraft(state, 'save yet')) return;
   const messages = await state.memory.messages(state.session.id);
   state.print(`saved: session ${state.session.id} (${count(messages.length, 'message')}) in ${state.path}`);
 }
@@ -78,6 +87,7 @@ async function save(state: ChatState): Promise<void> {
 async function showHistory(state: ChatState, arg: string): Promise<void> {
   const last = arg ? Number(arg) : 20;
   if (!Number.isInteger(last) || last <= 0) throw new StrataError('INVALID_INPUT', `/history takes a positive number (got ${JSON.stringify(arg)})`, { hint: 'e.g. /history 50' });
+  if (isDraft(state, 'show yet')) return;
   const messages = await state.memory.messages(state.session.id, { last });
   if (!messages.length) return state.print(pc.dim('(no messages in this session yet)'));
   for (const m of messages) state.print(renderMessage(m));
@@ -85,6 +95,12 @@ async function showHistory(state: ChatState, arg: string): Promise<void> {
 
 async function showMemory(state: ChatState): Promise<void> {
   const { memory, session } = state;
+  if (!state.isSessionStored) {
+    const facts = await memory.facts.list({ namespace: session.namespace, includeSuperseded: true });
+    state.print(pc.dim('this session has no message yet'));
+    if (facts.length) state.print(`\n${pc.bold('Facts')} (namespace ${session.namespace})\n${renderFacts(facts)}`);
+    return;
+  }
   const context = await memory.getContext(session.id, { budgetTokens: 100_000, query: '' });
   state.print(renderTiers(await reportTiers(memory, session, context)));
   const facts = await memory.facts.list({ namespace: session.namespace, includeSuperseded: true });
@@ -99,15 +115,16 @@ async function search(state: ChatState, query: string): Promise<void> {
 }
 
 async function forgetSession(state: ChatState): Promise<void> {
+  if (isDraft(state, 'forget')) return;
   const gone = state.session;
   const report = await state.memory.forget({ sessionId: gone.id });
   state.print(`forgot session ${gone.id}: ${count(report.messages, 'message')}, ${count(report.summaries, 'summary', 'summaries')}, ${count(report.facts, 'fact')}`);
-  switchTo(state, await newChatSession(state), 'new session');
+  switchTo(state, draftSession(state.config), 'new session', false);
 }
 
 async function clear(state: ChatState): Promise<void> {
   if (state.isInteractive) process.stdout.write('\u001b[2J\u001b[3J\u001b[H');
-  switchTo(state, await newChatSession(state), 'fresh start:');
+  switchTo(state, draftSession(state.config), 'fresh start:', false);
   state.print(pc.dim('earlier sessions stay stored (/sessions, /load ID); facts still inform answers'));
 }
 
@@ -115,6 +132,7 @@ async function exportSession(state: ChatState, arg: string): Promise<void> {
   const [format = '', file] = arg.split(/\s+/);
   const resolved = EXPORT_FORMATS[format];
   if (!resolved) throw new StrataError('INVALID_INPUT', `/export needs a format: json, jsonl, md or txt (got ${JSON.stringify(format)})`, { hint: 'e.g. /export md' });
+  if (isDraft(state, 'export yet')) return;
   const text = await state.memory.export(state.session.id, { format: resolved });
   const target = file ?? join(state.config.dataDir, 'exports', `${state.session.id}.${format}`);
   mkdirSync(join(target, '..'), { recursive: true, mode: 0o700 });

@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import { StrataError } from '@strata/core';
+import { StrataError } from '@strata/core/errors';
 import { pc } from '../format/colors.js';
 import { count } from '../format/output.js';
 import { startSpinner } from '../format/progress.js';
@@ -19,6 +19,7 @@ export async function runChatLoop(state: ChatState, input: NodeJS.ReadableStream
   const spinner = startSpinner('finishing summaries and facts');
   await state.memory.flush();
   spinner.succeed('memory up to date');
+  if (!state.isSessionStored) return state.print('\nnothing was stored: no message was sent');
   const messages = await state.memory.messages(state.session.id);
   state.print(`\nsaved session ${state.session.id} (${count(messages.length, 'message')}) in ${state.path}`);
   state.print(pc.dim(`continue it with: strata chat --continue${state.config.namespace === 'default' ? '' : ` --namespace ${state.config.namespace}`}  (or --session ${state.session.id})`));

@@ -1,7 +1,8 @@
-import { analyzeText, StrataError, type SearchHit } from '@strata/core';
+import { StrataError } from '@strata/core/errors';
+import { analyzeText, type SearchHit } from '@strata/core';
 import { pc } from '../format/colors.js';
 import { startSpinner } from '../format/progress.js';
-import type { ChatState } from './chat-state.js';
+import { storeSession, type ChatState } from './chat-state.js';
 
 /** Hits considered for the offline assistant's answer. */
 const RELATED_CANDIDATES = 12;
@@ -12,7 +13,8 @@ const RELATED_CANDIDATES = 12;
  * otherwise come back as recalled turns).
  */
 export async function runTurn(state: ChatState, text: string): Promise<void> {
-  const { memory, session, assistant } = state;
+  const { memory, assistant } = state;
+  const session = await storeSession(state);
   const [stored] = await memory.append(session.id, { role: 'user', content: text });
   // Offline derivation takes milliseconds: let it land so that the answer can use this turn's facts.
   if (assistant.isOffline) await memory.flush();

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { StrataError, type Memory, type Session } from '@strata/core';
-import { runChatLoop } from '../chat/chat-loop.js';
-import { newChatSession, type ChatState } from '../chat/chat-state.js';
-import { renderMessage } from './sessions.js';
+import { StrataError } from '@strata/core/errors';
+import type { Memory, Session } from '@strata/core';
+import { draftSession, type ChatState } from '../chat/chat-state.js';
+import { latestWithMessages, renderMessage } from './sessions.js';
 import type { CliConfig } from '../config.js';
 import { pc } from '../format/colors.js';
 import { print } from '../format/output.js';
@@ -37,8 +37,9 @@ export function registerChatCommand(program: Command): void {
       }
       await withMemory(command, async (memory, { config, wiring }) => {
         const { session, isResumed } = await resolveSession(memory, config, options);
-        const state: ChatState = { memory, assistant: wiring.assistant, config, path: wiring.path, session, budgetTokens: options.budget, print, isInteractive: process.stdin.isTTY === true };
+        const state: ChatState = { memory, assistant: wiring.assistant, config, path: wiring.path, session, isSessionStored: isResumed, budgetTokens: options.budget, print, isInteractive: process.stdin.isTTY === true };
         await printBanner(state, isResumed);
+        const { runChatLoop } = await import('../chat/chat-loop.js');
         await runChatLoop(state);
       });
     });
@@ -49,16 +50,16 @@ async function resolveSession(memory: Memory, config: CliConfig, options: ChatOp
     return { session: await requireSession(memory, options.session), isResumed: true };
   }
   if (options.continue) {
-    const [latest] = await memory.sessions.list({ namespace: config.namespace, limit: 1 });
+    const latest = await latestWithMessages(memory, config.namespace);
     if (latest) return { session: latest, isResumed: true };
   }
-  return { session: await newChatSession({ memory, config }), isResumed: false };
+  return { session: draftSession(config), isResumed: false };
 }
 
 async function printBanner(state: ChatState, isResumed: boolean): Promise<void> {
   const { session, assistant } = state;
   const recent = isResumed ? await state.memory.messages(session.id, { last: 4 }) : [];
-  print(`${pc.bold('strata chat')} ${pc.dim(`· ${isResumed ? 'continuing' : 'new session'} ${session.id} "${session.title ?? ''}" · namespace ${session.namespace}`)}`);
+  print(`${pc.bold('strata chat')} ${pc.dim(`· ${isResumed ? 'continuing' : 'new session'} ${session.id} "${session.title ?? ''}" · namespace ${session.namespace}${isResumed ? '' : ' (stored with its first message)'}`)}`);
   print(pc.dim(`assistant: ${assistant.label}${assistant.isOffline ? '; its replies are shown, not stored' : ''}`));
   print(pc.dim(`memory: ${state.path}`));
   for (const m of recent) print(renderMessage(m));

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { SETTINGS, type LoadedConfig } from '../config.js';
+import type { LoadedConfig } from '../config.js';
 import { pc } from '../format/colors.js';
 import { print, printJson } from '../format/output.js';
 import { renderTable } from '../format/table.js';
@@ -12,17 +12,18 @@ export function registerConfigCommand(program: Command): void {
     .command('config')
     .description('show the effective config (flags > env > config file > defaults), secrets masked')
     .option('--json', 'print JSON')
-    .action((options: { json?: boolean }, command: Command) => {
-      const loaded = configOf(command);
-      const rows = describeConfig(loaded);
+    .action(async (options: { json?: boolean }, command: Command) => {
+      const loaded = await configOf(command);
+      const { SETTINGS } = await import('../config.js');
+      const rows = describeConfig(SETTINGS, loaded);
       if (options.json) return printJson({ configFile: { path: loaded.configFile, exists: existsSync(loaded.configFile) }, settings: rows });
       print(renderTable(['setting', 'value', 'from', 'env'], rows.map((r) => [r.key, r.value ?? pc.dim('-'), r.source, r.env])));
       print(pc.dim(`\nconfig file: ${loaded.configFile}${existsSync(loaded.configFile) ? '' : ' (not present)'}`));
     });
 }
 
-function describeConfig(loaded: LoadedConfig): { key: string; value: string | null; source: string; env: string }[] {
-  return SETTINGS.map((s) => {
+function describeConfig(settings: typeof import('../config.js').SETTINGS, loaded: LoadedConfig): { key: string; value: string | null; source: string; env: string }[] {
+  return settings.map((s) => {
     const raw = loaded.values[s.key];
     // an encryption key shows no character at all: its tail would narrow a guess
     const value = raw === undefined ? null : s.key === 'encryptionKey' ? '**** (set)' : 'secret' in s ? mask(String(raw)) : maskUrlPassword(String(raw));

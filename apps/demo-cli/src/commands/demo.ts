@@ -1,9 +1,11 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { StrataError } from '@strata/core/errors';
 import type { ContextResult, ExportBundle, Memory, Session } from '@strata/core';
 import { DEMO_QUESTION, FIRST_SESSION, SECOND_SESSION } from '../demo/script.js';
 import { pc } from '../format/colors.js';
-import { renderContextMessages, renderFacts, renderManifest } from '../format/context.js';
+import { renderContextMessages, renderManifest } from '../format/context.js';
+import { renderFacts } from '../format/facts.js';
 import { count } from '../format/output.js';
 import { wireMemory } from '../wiring.js';
 import type { CliConfig } from '../config.js';
@@ -28,8 +30,13 @@ type Print = (line?: string) => void;
  * promotion, fact extraction and supersession, and a query-aware context with its manifest.
  */
 export async function runDemo(config: CliConfig, print: Print = (line = '') => process.stdout.write(`${line}\n`)): Promise<void> {
+  if (config.db !== undefined) {
+    throw new StrataError('INVALID_INPUT', 'the demo writes its own file (demo.sqlite in the data dir), afresh on every run; it does not take --db', {
+      hint: 'Drop --db (or STRATA_DB); pass --data-dir DIR to put the demo file elsewhere. Afterwards, strata --db DIR/demo.sqlite sessions opens it.',
+    });
+  }
   removeDemoFile(config);
-  const { memory, storage } = await wireMemory(config, { file: DEMO_FILE, policy: DEMO_POLICY, offline: true });
+  const { memory, storage, path } = await wireMemory(config, { file: DEMO_FILE, policy: DEMO_POLICY, offline: true });
   try {
     print(pc.bold('strata demo') + pc.dim(' - offline: extractive summaries, heuristic facts, hashing embeddings'));
     const first = await memory.sessions.create({ namespace: NAMESPACE, title: 'First chat' });
@@ -41,7 +48,8 @@ export async function runDemo(config: CliConfig, print: Print = (line = '') => p
     const context = await memory.getContext(second.id, { budgetTokens: 600 });
     printContext(context, print);
     print(`\n${pc.bold('Where the data lives:')} ${storage}`);
-    print(pc.dim('  open it with any SQLite client, e.g. sqlite3 <file> "select seq, role, content from messages"'));
+    print(pc.dim(`  explore it: strata --db ${path} sessions (then show, inspect, search, chat --continue)`));
+    print(pc.dim('  or open it with any SQLite client, e.g. sqlite3 <file> "select seq, role, content from messages"'));
   } finally {
     await memory.close();
   }

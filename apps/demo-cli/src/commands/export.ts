@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
-import { StrataError, type ExportBundle, type ExportFormat, type Memory } from '@strata/core';
+import { StrataError } from '@strata/core/errors';
+import type { ExportBundle, ExportFormat, Memory } from '@strata/core';
 import { note } from '../format/output.js';
 import { startProgress } from '../format/progress.js';
 import { requireSession, withMemory, type MemoryContext } from '../run-command.js';

@@ -1,6 +1,7 @@
-import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
-import { StrataError, type ForgetReport, type ForgetTarget } from '@strata/core';
+import { StrataError } from '@strata/core/errors';
+import type { ForgetReport, ForgetTarget } from '@strata/core';
+import { confirm } from '../format/confirm.js';
 import { count, print, printJson } from '../format/output.js';
 import { startSpinner } from '../format/progress.js';
 import { renderTable } from '../format/table.js';
@@ -105,23 +106,6 @@ function describeTarget(target: ForgetTarget): string {
   if ('sessionId' in target) return `session ${target.sessionId}`;
   if ('messageIds' in target) return count(target.messageIds.length, 'message');
   return `every session and fact of namespace "${target.namespace}"`;
-}
-
-/**
- * Asks on the terminal; without one (a pipe, a script) there is nobody to ask, so the
- * command stops unless --yes was given: forgetting cannot be undone.
- */
-async function confirm(question: string): Promise<void> {
-  if (process.stdin.isTTY !== true) {
-    throw new StrataError('INVALID_INPUT', `${question.replace(/\?$/, '')}: needs confirmation, and stdin is not a terminal`, { hint: 'Add --yes to confirm (forgetting cannot be undone).' });
-  }
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    const answer = await rl.question(`${question} [y/N] `);
-    if (!/^y(es)?$/i.test(answer.trim())) throw new StrataError('INVALID_INPUT', 'nothing was forgotten (not confirmed)', { hint: 'Answer y to confirm, or pass --yes.' });
-  } finally {
-    rl.close();
-  }
 }
 
 function renderForget(r: ForgetReport): string {

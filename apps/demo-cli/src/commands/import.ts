@@ -3,12 +3,16 @@ import { readFileSync } from 'node:fs';
 import { UTF8_HINT } from '../chat/utf8-lines.js';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import { StrataError, type ExportBundle, type ImportOptions, type ImportReport, type Memory } from '@strata/core';
+import { StrataError } from '@strata/core/errors';
+import type { ExportBundle, ImportOptions, ImportReport, Memory } from '@strata/core';
 import { count, print, printJson } from '../format/output.js';
 import { startDerivationBar, startProgress } from '../format/progress.js';
 import { withMemory } from '../run-command.js';
 import { readTranscript } from '../transfer/read-transcript.js';
-import { isBundle, splitBundle } from '../transfer/split-bundle.js';
+import { inFileTerms, isBundle, splitBundle } from '../transfer/split-bundle.js';
+
+/** For a bundle the library rejects: its own hint speaks of the API. */
+const BUNDLE_HINT = 'Import the JSON that strata export wrote, unchanged; the path above names the record and field at fault.';
 
 /** Turns appended per write when importing a transcript. */
 const APPEND_BATCH = 200;
@@ -54,7 +58,9 @@ async function importBundle(memory: Memory, bundle: ExportBundle, options: Impor
   const imported = total.sessionIds; // what undoImport forgets if a later part fails
   try {
     for (const part of parts) {
-      const report = await memory.import(part, options);
+      const report = await memory.import(part.bundle, options).catch((error: unknown) => {
+        throw StrataError.is(error) && error.code === 'INVALID_INPUT' ? new StrataError(error.code, inFileTerms(error.message, part), { hint: BUNDLE_HINT, cause: error }) : error;
+      });
       imported.push(...report.sessionIds);
       for (const key of ['sessions', 'messages', 'summaries', 'facts', 'superseded'] as const) total[key] += report[key];
       total.skipped.sessions += report.skipped.sessions;

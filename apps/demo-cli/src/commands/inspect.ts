@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { isMemoryMessage, type ContextResult, type Memory, type Session } from '@strata/core';
+import type { ContextResult, Memory, Session } from '@strata/core';
 import { pc } from '../format/colors.js';
 import { count, print, printJson } from '../format/output.js';
-import { renderContextMessages, renderManifest } from '../format/context.js';
 import { renderTable } from '../format/table.js';
 import { renderTopics } from '../format/topics.js';
 import { positiveInt, requireSession, withMemory } from '../run-command.js';
@@ -68,8 +67,9 @@ export function registerInspectCommand(program: Command): void {
         const context = await memory.getContext(id, { budgetTokens: options.budget, ...(options.query === undefined ? {} : { query: options.query }) });
         const tiers = await reportTiers(memory, session, context);
         const topics = await memory.topics.list(session.id);
+        const { contextMessagesJson, renderContextMessages, renderManifest } = await import('../format/context.js');
         if (options.json) {
-          return printJson({ session, tiers, topics, context: { query: context.query, budgetTokens: context.budgetTokens, tokens: context.tokens, messages: context.messages.map((m) => ({ role: m.role, ...(isMemoryMessage(m) ? { memory: true } : {}), content: m.content })), manifest: context.manifest } });
+          return printJson({ session, tiers, topics, context: { query: context.query, budgetTokens: context.budgetTokens, tokens: context.tokens, messages: contextMessagesJson(context), manifest: context.manifest } });
         }
         print(`${pc.bold(session.title ?? session.id)} ${pc.dim(`${session.id} · namespace ${session.namespace}`)}\n`);
         print(renderTiers(tiers));

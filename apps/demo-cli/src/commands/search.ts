@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { StrataError } from '@strata/core';
+import { StrataError } from '@strata/core/errors';
 import { pc } from '../format/colors.js';
 import { formatDay, print, printJson } from '../format/output.js';
-import { renderFacts } from '../format/context.js';
+import { renderFacts } from '../format/facts.js';
 import { clip, renderTable } from '../format/table.js';
 import { positiveInt, withMemory } from '../run-command.js';
 

@@ -1,24 +1,51 @@
 import type { Command } from 'commander';
 import type { Memory, Session, StoredMessage } from '@strata/core';
 import { pc } from '../format/colors.js';
-import { formatTime, print, printJson } from '../format/output.js';
+import { confirm } from '../format/confirm.js';
+import { count, formatTime, print, printJson } from '../format/output.js';
 import { clip, renderTable } from '../format/table.js';
 import { positiveInt, requireSession, withMemory } from '../run-command.js';
 
-/** `strata sessions` and `strata show ID`. */
+/** Sessions `strata sessions` lists unless told otherwise. */
+const DEFAULT_PAGE = 50;
+
+/** `strata sessions [list]`, `strata sessions prune --empty` and `strata show ID`. */
 export function registerSessionCommands(program: Command): void {
-  program
-    .command('sessions')
+  const sessions = program.command('sessions').description('list sessions (the default) or prune empty ones');
+  sessions
+    .command('list', { isDefault: true })
     .description('list sessions, most recently updated first (every namespace unless --namespace is given)')
-    .option('--limit <n>', 'at most N sessions', positiveInt, 50)
-    .option('--json', 'print JSON')
-    .action(async (options: { limit: number; json?: boolean }, command: Command) =>
+    .option('--limit <n>', 'at most N sessions', positiveInt, DEFAULT_PAGE)
+    .option('--all', 'every session, however many')
+    .option('--json', 'print JSON: { sessions, total, more }')
+    .action(async (options: { limit: number; all?: boolean; json?: boolean }, command: Command) =>
       withMemory(command, async (memory, { config, isNamespaceChosen }) => {
-        const sessions = await memory.sessions.list({ limit: options.limit, ...(isNamespaceChosen ? { namespace: config.namespace } : {}) });
-        const counted = await Promise.all(sessions.map(async (s) => ({ ...s, messages: (await memory.messages(s.id)).length })));
-        if (options.json) return printJson(counted);
+        const all = await memory.sessions.list(isNamespaceChosen ? { namespace: config.namespace } : {});
+        const page = options.all ? all : all.slice(0, options.limit);
+        const counted = await Promise.all(page.map(async (s) => ({ ...s, messages: (await memory.messages(s.id)).length })));
+        const more = all.length - page.length;
+        if (options.json) return printJson({ sessions: counted, total: all.length, more });
         if (!counted.length) return print(`No sessions yet. Start one with ${pc.bold('strata chat')}.`);
         print(renderTable(['id', 'namespace', 'title', 'messages', 'updated'], counted.map((s) => [s.id, s.namespace, clip(s.title ?? '', 40), String(s.messages), formatTime(s.updatedAt)])));
+        if (more > 0) print(pc.dim(`${count(more, 'more session')} (${all.length} in all): --limit ${Math.min(all.length, options.limit * 2)} or --all shows more`));
+      }),
+    );
+  sessions
+    .command('prune')
+    .description('forget sessions that hold no message (a chat opened and left, or whose messages were all forgotten)')
+    .requiredOption('--empty', 'the sessions to prune: those without messages (the only kind for now)')
+    .option('--dry-run', 'list them, change nothing')
+    .option('--yes', 'do not ask for confirmation (needed when stdin is not a terminal)')
+    .option('--json', 'print JSON')
+    .action(async (options: { dryRun?: boolean; yes?: boolean; json?: boolean }, command: Command) =>
+      withMemory(command, async (memory, { config, isNamespaceChosen }) => {
+        const scope = isNamespaceChosen ? ` in namespace "${config.namespace}"` : '';
+        const listed = await memory.sessions.list(isNamespaceChosen ? { namespace: config.namespace } : {});
+        const empty = (await Promise.all(listed.map(async (s) => ((await hasMessages(memory, s.id)) ? [] : [s.id])))).flat();
+        if (!options.dryRun && empty.length > 0 && options.yes !== true) await confirm(`Forget ${count(empty.length, 'empty session')}${scope}?`);
+        if (!options.dryRun) for (const sessionId of empty) await memory.forget({ sessionId });
+        if (options.json) return printJson({ dryRun: options.dryRun === true, sessions: empty });
+        print(`${options.dryRun ? 'would forget' : 'forgot'} ${count(empty.length, 'empty session')}${scope}${empty.length ? `: ${empty.join(', ')}` : ''}`);
       }),
     );
 
@@ -50,4 +77,14 @@ async function readSession(memory: Memory, id: string, last?: number): Promise<{
 export function renderMessage(m: StoredMessage): string {
   const role = m.role === 'user' ? pc.cyan(m.role) : m.role === 'assistant' ? pc.green(m.role) : pc.yellow(m.role);
   return `${pc.dim(`#${m.seq} ${formatTime(m.createdAt)}`)} ${role}: ${m.content.split('\n').join('\n    ')}`;
+}
+
+async function hasMessages(memory: Memory, sessionId: string): Promise<boolean> {
+  return (await memory.messages(sessionId, { last: 1 })).length > 0;
+}
+
+/** The most recently updated session of the namespace that holds a message, if any. */
+export async function latestWithMessages(memory: Memory, namespace: string): Promise<Session | undefined> {
+  for (const session of await memory.sessions.list({ namespace })) if (await hasMessages(memory, session.id)) return session;
+  return undefined;
 }

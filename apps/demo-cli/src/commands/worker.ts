@@ -3,7 +3,7 @@ import { pc } from '../format/colors.js';
 import { formatTime, print, printJson } from '../format/output.js';
 import { clip, renderTable } from '../format/table.js';
 import { configOf, positiveInt } from '../run-command.js';
-import { wireQueueAdmin, wireWorker, type DeriveQueueName, type WorkerEvent } from '../wiring.js';
+import type { DeriveQueueName, WorkerEvent, wireQueueAdmin } from '../wiring.js';
 
 const QUEUES: DeriveQueueName[] = ['ingest', 'summarize', 'consolidate'];
 
@@ -30,7 +30,8 @@ export function registerWorkerCommand(program: Command): void {
     .option('--verbose', 'print every job, not only retries and failures')
     .option('--json', 'print JSON (with --stats, --failed, --redrive)')
     .action(async (flags: WorkerFlags, command: Command) => {
-      const { config } = configOf(command);
+      const { config } = await configOf(command);
+      const { wireQueueAdmin, wireWorker } = await import('../wiring.js');
       if (flags.stats || flags.failed || flags.redrive) return report(wireQueueAdmin(config), flags);
       const worker = await wireWorker(config, { concurrency: flags.concurrency, queues: flags.queues, onEvent: (event) => printEvent(event, flags.verbose === true) });
       print(`strata worker: serving ${flags.queues.join(', ')} on ${config.redisUrl} (prefix "${config.redisPrefix}"), concurrency ${flags.concurrency}`);

@@ -1,6 +1,5 @@
-import { isMemoryMessage, type ContextResult, type Fact } from '@strata/core';
+import { isMemoryMessage, type ContextResult } from '@strata/core';
 import { pc } from './colors.js';
-import { formatDay } from './output.js';
 import { clip, renderTable } from './table.js';
 
 /** The assembled context as the model would read it, one message per block. */
@@ -21,14 +20,7 @@ export function renderManifest(context: ContextResult): string {
   return renderTable(['', 'tier', 'kind', 'tokens', 'score', 'reason'], rows);
 }
 
-/** Facts with their validity: current, or superseded and since when. */
-export function renderFacts(facts: Fact[]): string {
-  const rows = facts.map((f) => [
-    f.validTo === undefined ? pc.green('current') : pc.yellow('superseded'),
-    `${f.subject} · ${f.predicate}`,
-    clip(f.object, 24),
-    formatDay(f.validFrom),
-    f.validTo === undefined ? '' : formatDay(f.validTo),
-  ]);
-  return renderTable(['state', 'slot', 'value', 'from', 'until'], rows);
+/** The assembled messages as `--json` prints them: role, a `memory` flag on strata's system message, content. */
+export function contextMessagesJson(context: ContextResult): { role: string; memory?: true; content: string }[] {
+  return context.messages.map((m) => ({ role: m.role, ...(isMemoryMessage(m) ? { memory: true as const } : {}), content: m.content }));
 }

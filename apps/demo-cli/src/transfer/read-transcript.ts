@@ -1,5 +1,5 @@
 import type { MessageInput, Role } from '@strata/core';
-import { StrataError } from '@strata/core';
+import { StrataError } from '@strata/core/errors';
 
 const ROLES = new Set<Role>(['user', 'assistant', 'system', 'tool']);
 

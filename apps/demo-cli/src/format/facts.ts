@@ -1,0 +1,16 @@
+import type { Fact } from '@strata/core';
+import { pc } from './colors.js';
+import { formatDay } from './output.js';
+import { clip, renderTable } from './table.js';
+
+/** Facts with their validity: current, or superseded and since when. */
+export function renderFacts(facts: Fact[]): string {
+  const rows = facts.map((f) => [
+    f.validTo === undefined ? pc.green('current') : pc.yellow('superseded'),
+    `${f.subject} · ${f.predicate}`,
+    clip(f.object, 24),
+    formatDay(f.validFrom),
+    f.validTo === undefined ? '' : formatDay(f.validTo),
+  ]);
+  return renderTable(['state', 'slot', 'value', 'from', 'until'], rows);
+}
