@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSandbox, readDb, runCli } from './support/cli.js';
+import { createSandbox, json, readDb, runCli } from './support/cli.js';
 
 const sandbox = createSandbox('demo');
 afterAll(() => sandbox.dispose());
@@ -48,6 +48,20 @@ describe('strata demo (the built CLI, spawned as a user runs it)', () => {
     expect((await runCli(['demo'], { env: sandbox.env })).code).toBe(0);
     readDb(sandbox.dataDir, (db) => expect(db.prepare('SELECT COUNT(*) FROM sessions').pluck().get()).toBe(2), 'demo.sqlite');
     expect(existsSync(join(sandbox.dataDir, 'memory.sqlite'))).toBe(false);
+  });
+
+  it('its file opens with --db in every other command, and it says so; the demo itself takes no --db', async () => {
+    const file = join(sandbox.dataDir, 'demo.sqlite');
+    const { stdout } = await runCli(['demo'], { env: sandbox.env });
+    expect(stdout).toContain(`strata --db ${file} sessions`);
+    const listed = json<{ sessions: { title: string; messages: number }[] }>(await runCli(['--db', file, 'sessions', '--json'], { env: sandbox.env }));
+    expect(listed.sessions.map((s) => [s.title, s.messages])).toEqual([['Three weeks later', 5], ['First chat', 16]]);
+    const search = await runCli(['--db', file, '-n', 'maya', 'search', 'Porto'], { env: sandbox.env });
+    expect(search.code).toBe(0);
+    expect(search.stdout).toMatch(/Porto/);
+    const refused = await runCli(['--db', file, 'demo'], { env: sandbox.env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^error: the demo writes its own file[^\n]*\nhint: Drop --db/);
   });
 
   it('stays offline even when an LLM and Redis are configured', async () => {
