@@ -123,3 +123,27 @@ describe('errors: one message with a CLI hint, JSON under --json, the stack only
     expect((await runCli(['sessions', '--json'], { env: other })).stdout).toMatch(/"total": 0/);
   });
 });
+
+describe('reads are reads', () => {
+  it('inspect, search and export leave access counts and decay as they were; --touch counts a use', async () => {
+    const box = createSandbox('reads');
+    try {
+      const chat = await runCli(['chat'], { env: box.env, input: 'My kayak is red.\nThe kayak club meets on Fridays.\nI also bake sourdough bread.\n' });
+      expect(chat.code).toBe(0);
+      const [session] = json<SessionList>(await runCli(['sessions', '--json'], { env: box.env })).sessions;
+      type Topic = { id: string; accessCount: number; halfLifeMs: number; lastAccessedAt?: number };
+      const topics = async (): Promise<Topic[]> => json<{ topics: Topic[] }>(await runCli(['inspect', session!.id, '--json', '-q', 'kayak'], { env: box.env })).topics.map(({ id, accessCount, halfLifeMs, lastAccessedAt }) => ({ id, accessCount, halfLifeMs, ...(lastAccessedAt === undefined ? {} : { lastAccessedAt }) }));
+      const before = await topics();
+      expect(before.length).toBeGreaterThan(0);
+      for (const args of [['search', 'kayak'], ['inspect', session!.id, '-q', 'kayak club'], ['export', session!.id, '-o', join(box.dir, 'out.json')]]) {
+        expect((await runCli(args, { env: box.env })).code).toBe(0);
+      }
+      expect(await topics()).toEqual(before);
+      expect((await runCli(['search', 'kayak', '--touch'], { env: box.env })).code).toBe(0);
+      const after = await topics();
+      expect(after.reduce((n, t) => n + t.accessCount, 0)).toBeGreaterThan(before.reduce((n, t) => n + t.accessCount, 0));
+    } finally {
+      box.dispose();
+    }
+  });
+});

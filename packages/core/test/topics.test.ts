@@ -159,4 +159,20 @@ describe('topic accesses are written after the read returns', () => {
     expect(memory.lastTopicAccessError).toBeUndefined();
     await memory.close();
   });
+
+  it('a look with touch: false (an inspector) records no access: counts and half-lives stay', async () => {
+    const { memory, session, bikes } = await conversation({ policy: { ...policy, immediate: { maxMessages: 2, minMessages: 1 } } });
+    await memory.flush();
+    const [before] = await memory.topics.list(session.id);
+    const looked = await memory.search({ namespace: 'ana', query: 'canal bike lanes', k: 1, kinds: ['turn'], touch: false });
+    expect(looked.map((h) => h.id)).toEqual([bikes[1]?.id]);
+    const context = await memory.getContext(session.id, { query: 'canal bike lanes', budgetTokens: 200, touch: false });
+    // the bikes turns are recalled (session tier), not the recent window: a use would count them
+    expect(context.manifest.some((m) => m.included && m.tier === 'session' && m.id === bikes[1]?.id)).toBe(true);
+    // priority is computed at read time from the clock; everything stored stays as it was
+    expect((await memory.topics.list(session.id))[0]).toEqual({ ...before, priority: expect.any(Number) });
+    await memory.getContext(session.id, { query: 'canal bike lanes', budgetTokens: 200 });
+    expect((await memory.topics.list(session.id))[0]).toMatchObject({ accessCount: (before?.accessCount ?? 0) + 1 });
+    await memory.close();
+  });
 });

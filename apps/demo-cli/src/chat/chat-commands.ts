@@ -101,7 +101,7 @@ async function showMemory(state: ChatState): Promise<void> {
     if (facts.length) state.print(`\n${pc.bold('Facts')} (namespace ${session.namespace})\n${renderFacts(facts)}`);
     return;
   }
-  const context = await memory.getContext(session.id, { budgetTokens: 100_000, query: '' });
+  const context = await memory.getContext(session.id, { budgetTokens: 100_000, query: '', touch: false });
   state.print(renderTiers(await reportTiers(memory, session, context)));
   const facts = await memory.facts.list({ namespace: session.namespace, includeSuperseded: true });
   if (facts.length) state.print(`\n${pc.bold('Facts')} (namespace ${session.namespace})\n${renderFacts(facts)}`);
@@ -109,7 +109,7 @@ async function showMemory(state: ChatState): Promise<void> {
 
 async function search(state: ChatState, query: string): Promise<void> {
   if (!query) throw new StrataError('INVALID_INPUT', '/search needs a query', { hint: 'e.g. /search hiking' });
-  const hits = await state.memory.search({ namespace: state.session.namespace, query, k: 8 });
+  const hits = await state.memory.search({ namespace: state.session.namespace, query, k: 8, touch: false });
   if (!hits.length) return state.print(pc.dim('nothing found'));
   state.print(renderTable(['kind', 'date', 'text'], hits.map((h) => [h.kind, formatDay(h.createdAt), clip(h.text, 80)])));
 }

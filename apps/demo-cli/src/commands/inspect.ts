@@ -60,11 +60,12 @@ export function registerInspectCommand(program: Command): void {
     .option('-q, --query <text>', 'the query to assemble the context for (default: the last user turn)')
     .option('--budget <tokens>', 'token budget of the context', positiveInt, 2000)
     .option('--show-context', 'also print the assembled messages')
+    .option('--touch', 'count the turns in the context as used (their topics\' access counts and decay), as an app\'s getContext does')
     .option('--json', 'print JSON')
-    .action(async (id: string, options: { query?: string; budget: number; showContext?: boolean; json?: boolean }, command: Command) =>
+    .action(async (id: string, options: { query?: string; budget: number; showContext?: boolean; touch?: boolean; json?: boolean }, command: Command) =>
       withMemory(command, async (memory) => {
         const session = await requireSession(memory, id);
-        const context = await memory.getContext(id, { budgetTokens: options.budget, ...(options.query === undefined ? {} : { query: options.query }) });
+        const context = await memory.getContext(id, { budgetTokens: options.budget, touch: options.touch === true, ...(options.query === undefined ? {} : { query: options.query }) });
         const tiers = await reportTiers(memory, session, context);
         const topics = await memory.topics.list(session.id);
         const { contextMessagesJson, renderContextMessages, renderManifest } = await import('../format/context.js');

@@ -109,6 +109,7 @@ export function limitedInputSchemas(limits: Limits) {
       query: text('query', limits.queryBytes).optional(),
       budgetTokens: z.number().int().positive().max(2_000_000).optional(),
       systemPrompt: text('systemPrompt', limits.messageBytes).optional(),
+      touch: z.boolean().optional(),
     }),
     search: z.object({
       namespace: namespaceSchema,
@@ -117,6 +118,7 @@ export function limitedInputSchemas(limits: Limits) {
       kinds: z.array(z.enum(['turn', 'summary', 'fact'])).min(1).optional(),
       /** Turns of each turn hit's thread path to return (its ancestors); none when absent. */
       contextDepth: z.number().int().min(0).max(50).optional(),
+      touch: z.boolean().optional(),
     }),
   };
 }

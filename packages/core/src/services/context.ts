@@ -44,6 +44,12 @@ export interface ContextOptions {
    * and counts against the budget, so the model gets exactly one system message.
    */
   systemPrompt?: string;
+  /**
+   * Whether the turns sent count as accesses to their topics (a cold topic is restored, its
+   * decay starts again). `false` for a look that is not a use: an inspector, a debug view.
+   * @defaultValue true
+   */
+  touch?: boolean;
 }
 
 export interface ContextResult {

@@ -214,20 +214,21 @@ export class Memory {
     await this.deferred.settleOne(session.id);
     if (this.unscheduled.has(session.id)) await this.scheduleAfterAppend(session.id);
     const context = await buildContext(this.deps, session, { ...opts, budgetTokens: opts.budgetTokens ?? this.deps.policy.context.defaultBudgetTokens });
-    this.accesses.add(context.manifest.filter((m) => m.included && m.kind === 'turn' && m.tier === 'session').map((m) => m.id));
+    if (opts.touch !== false) this.accesses.add(context.manifest.filter((m) => m.included && m.kind === 'turn' && m.tier === 'session').map((m) => m.id));
     return context;
   }
 
   /**
    * Hybrid (BM25 + vector) search over one namespace's turns, summaries and facts, best first.
    * With `contextDepth`, each turn hit carries up to that many turns of its thread path.
-   * Returning a turn counts as an access to its topic (a cold topic is restored).
+   * Returning a turn counts as an access to its topic (a cold topic is restored), unless
+   * `touch: false` (a look that is not a use).
    */
-  async search(request: { namespace: string; query: string; k?: number; kinds?: ('turn' | 'summary' | 'fact')[]; contextDepth?: number }): Promise<SearchHit[]> {
+  async search(request: { namespace: string; query: string; k?: number; kinds?: ('turn' | 'summary' | 'fact')[]; contextDepth?: number; touch?: boolean }): Promise<SearchHit[]> {
     this.assertOpen();
     const req = parseWith(this.inputs.search, request, 'search request', `Pass { namespace, query, k?, kinds?: ['turn' | 'summary' | 'fact'] }, query of at most ${this.deps.policy.limits.queryBytes} bytes (policy.limits.queryBytes).`);
     const hits = await retrieve(this.deps, { namespace: req.namespace, query: req.query, k: req.k, kinds: req.kinds ?? ['turn', 'summary', 'fact'], day: queryDayFor(this.deps, req.query) });
-    this.accesses.add(hits.filter((h) => h.kind === 'turn').map((h) => h.id));
+    if (req.touch !== false) this.accesses.add(hits.filter((h) => h.kind === 'turn').map((h) => h.id));
     const out = hits.map(toSearchHit);
     return req.contextDepth === undefined ? out : withThreadPaths(this.deps, out, req.contextDepth);
   }
