@@ -29,8 +29,17 @@ describe.skipIf(!hasScript)(`strata chat on a pseudo-terminal${hasScript ? '' : 
     expect(storedTurns()).toEqual(['I live in Lima.', 'I work as a teacher at Colegio Roosevelt.', 'Where do I live and where do I work?']);
   });
 
-  it('/clear clears the screen on a terminal and starts a new session', async () => {
-    const { code, screen } = await runInTerminal(['chat'], sandbox.env, ['/clear\r', CTRL_D]);
+  it('Ctrl-C keeps a typed line: it is shown again and Enter sends it; Ctrl-C on an empty line quits', async () => {
+    const { code, screen } = await runInTerminal(['chat', '--continue'], sandbox.env, [`I have a dog named Pico.${CTRL_C}`, '\r', CTRL_C]);
+    expect(code).toBe(0);
+    expect(screen).toMatch(/Ctrl-C: your unsent line is kept; Enter sends it, Ctrl-C on an empty line quits/);
+    expect(storedTurns()).toContain('I have a dog named Pico.');
+    expect(screen).toMatch(/saved session ses_\S+ \(4 messages\)/);
+  });
+
+  it('/clear asks first, then clears the screen on a terminal and starts a new session', async () => {
+    const { code, screen } = await runInTerminal(['chat'], sandbox.env, ['/clear\r', 'y\r', CTRL_D]);
+    expect(screen).toMatch(/Clear the screen and start a new session\? \(what is stored stays\) \[y\/N\]/);
     expect(code).toBe(0);
     expect(screen).toContain('\u001b[2J');
     expect(screen).toMatch(/fresh start: .*Chat /);

@@ -58,7 +58,7 @@ describe('strata chat, driven through stdin (offline assistant)', () => {
     const input = ['/help', '!memory', '/search skiing', '/sessions', `/export md ${exportFile}`, '/bogus', '/load ses_missing', '/save', '/exit', 'never read'].join('\n');
     const { code, stdout } = await runCli(['chat', '--session', firstId], { env, input });
     expect(code).toBe(0);
-    expect(stdout).toMatch(/\/forget\s+delete this session/); // help lists the commands
+    expect(stdout).toMatch(/\/forget \[yes\]\s+delete this session/); // help lists the commands
     expect(stdout).toMatch(/immediate\s+6 turns verbatim/);
     expect(stdout).toMatch(/long-term\s+\d+ current facts, 1 superseded/);
     expect(stdout).toMatch(/pending\s+nothing/);
@@ -73,7 +73,7 @@ describe('strata chat, driven through stdin (offline assistant)', () => {
   });
 
   it('/clear starts a fresh session and keeps what is stored; /new and /load switch sessions', async () => {
-    const input = ['/clear', 'I have a cat called Miso.', '/new Trip planning', 'I am planning a trip to Rome.', `/load ${firstId}`, 'Where do I live?', ''].join('\n');
+    const input = ['/clear', 'y', 'I have a cat called Miso.', '/new Trip planning', 'I am planning a trip to Rome.', `/load ${firstId}`, 'Where do I live?', ''].join('\n');
     const { code, stdout } = await runCli(['chat'], { env, input });
     expect(code).toBe(0);
     expect(stdout).toMatch(/fresh start: Chat /);
@@ -84,11 +84,12 @@ describe('strata chat, driven through stdin (offline assistant)', () => {
     expect(sessions.find((s) => s.id === firstId)?.messages).toBe(7); // the loaded session got the last turn
   });
 
-  it('/forget deletes this session and what was derived from it, then starts a new one', async () => {
+  it('/forget asks first; confirmed, it deletes this session and what was derived from it, then starts a new one', async () => {
     const before = json<{ sessions: SessionRow[] }>(await runCli(['sessions', '--json'], { env })).sessions;
     const trip = before.find((s) => s.messages === 1 && s.id !== firstId)!;
-    const { code, stdout } = await runCli(['chat', '--session', trip.id], { env, input: '/forget\nStill here.\n' });
+    const { code, stdout } = await runCli(['chat', '--session', trip.id], { env, input: '/forget\nno\n/forget\nyes\nStill here.\n' });
     expect(code).toBe(0);
+    expect(stdout).toMatch(new RegExp(`Forget session ${trip.id} \\(1 message\\) and everything derived from it, for good\\? \\[y/N\\]\nnot confirmed: nothing changed\n`));
     expect(stdout).toMatch(new RegExp(`forgot session ${trip.id}: 1 message,`));
     readDb(sandbox.dataDir, (db) => {
       expect(db.prepare('SELECT COUNT(*) FROM sessions WHERE id = ?').pluck().get(trip.id)).toBe(0);

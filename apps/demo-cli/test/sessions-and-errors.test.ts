@@ -33,7 +33,7 @@ describe('sessions: no empty ones, --continue, paging, prune --empty', () => {
     expect(quit.stdout).toMatch(/new session ses_\w+ .*\(stored with its first message\)/);
     expect(quit.stdout).toMatch(/nothing was stored: no message was sent/);
     expect((await list()).total).toBe(0);
-    const chat = await runCli(['chat'], { env, input: 'I keep bees on the roof.\n/clear\n/forget\n/history\n/exit\n' });
+    const chat = await runCli(['chat'], { env, input: 'I keep bees on the roof.\n/clear yes\n/forget\n/history\n/exit\n' });
     expect(chat.code).toBe(0);
     expect(chat.stdout).toMatch(/nothing to forget: this session is stored with its first message/);
     const after = await list();

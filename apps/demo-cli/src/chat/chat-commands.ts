@@ -21,8 +21,8 @@ const COMMANDS: Record<string, { usage: string; help: string; run: Handler }> = 
   history: { usage: '/history [N]', help: 'the last N messages of this session (default 20)', run: showHistory },
   memory: { usage: '/memory', help: 'what each tier holds, the facts, pending work', run: showMemory },
   search: { usage: '/search QUERY', help: 'search this namespace', run: search },
-  forget: { usage: '/forget', help: 'delete this session and what was derived from it, then start a new one', run: forgetSession },
-  clear: { usage: '/clear', help: 'clear the screen and start fresh; what is stored stays', run: clear },
+  forget: { usage: '/forget [yes]', help: 'delete this session and what was derived from it, then start a new one (asks first)', run: forgetSession },
+  clear: { usage: '/clear [yes]', help: 'clear the screen and start fresh; what is stored stays (asks first)', run: clear },
   export: { usage: '/export json|jsonl|md|txt [FILE]', help: 'export this session (default file in the data dir)', run: exportSession },
   exit: { usage: '/exit', help: 'save and quit (also Ctrl-D, Ctrl-C)', run: async () => 'exit' },
 };
@@ -114,15 +114,44 @@ async function search(state: ChatState, query: string): Promise<void> {
   state.print(renderTable(['kind', 'date', 'text'], hits.map((h) => [h.kind, formatDay(h.createdAt), clip(h.text, 80)])));
 }
 
-async function forgetSession(state: ChatState): Promise<void> {
+/**
+ * Runs `action` at once when the command was given `yes`, else asks: the next line answers
+ * (y or yes runs it, anything else changes nothing).
+ */
+async function confirmed(state: ChatState, arg: string, question: string, action: () => Promise<void>): Promise<void> {
+  if (/^(-{0,2}yes|y)$/i.test(arg)) return action();
+  state.pendingConfirmation = { run: action };
+  state.print(`${question} [y/N]`);
+}
+
+/** Answers a pending confirmation with `line`; false when none was pending. */
+export async function answerConfirmation(state: ChatState, line: string): Promise<boolean> {
+  const pending = state.pendingConfirmation;
+  if (pending === undefined) return false;
+  state.pendingConfirmation = undefined;
+  if (/^y(es)?$/i.test(line.trim())) await pending.run();
+  else state.print(pc.dim('not confirmed: nothing changed'));
+  return true;
+}
+
+async function forgetSession(state: ChatState, arg: string): Promise<void> {
   if (isDraft(state, 'forget')) return;
+  const messages = (await state.memory.messages(state.session.id)).length;
+  await confirmed(state, arg, `Forget session ${state.session.id} (${count(messages, 'message')}) and everything derived from it, for good?`, () => forgetNow(state));
+}
+
+async function forgetNow(state: ChatState): Promise<void> {
   const gone = state.session;
   const report = await state.memory.forget({ sessionId: gone.id });
   state.print(`forgot session ${gone.id}: ${count(report.messages, 'message')}, ${count(report.summaries, 'summary', 'summaries')}, ${count(report.facts, 'fact')}`);
   switchTo(state, draftSession(state.config), 'new session', false);
 }
 
-async function clear(state: ChatState): Promise<void> {
+async function clear(state: ChatState, arg: string): Promise<void> {
+  await confirmed(state, arg, 'Clear the screen and start a new session? (what is stored stays)', () => clearNow(state));
+}
+
+async function clearNow(state: ChatState): Promise<void> {
   if (state.isInteractive) process.stdout.write('\u001b[2J\u001b[3J\u001b[H');
   switchTo(state, draftSession(state.config), 'fresh start:', false);
   state.print(pc.dim('earlier sessions stay stored (/sessions, /load ID); facts still inform answers'));

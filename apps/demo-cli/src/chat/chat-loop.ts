@@ -3,14 +3,14 @@ import { StrataError } from '@strata/core/errors';
 import { pc } from '../format/colors.js';
 import { count } from '../format/output.js';
 import { startSpinner } from '../format/progress.js';
-import { isCommand, runCommand } from './chat-commands.js';
+import { answerConfirmation, isCommand, runCommand } from './chat-commands.js';
 import type { ChatState } from './chat-state.js';
 import { runTurn } from './chat-turn.js';
 import { UTF8_HINT, utf8Lines, type InputLine } from './utf8-lines.js';
 
 /**
- * Reads lines until /exit, end of input (Ctrl-D, or a pipe that ends) or Ctrl-C / SIGINT /
- * SIGTERM, one at a time, then waits for pending derivation so that the next process finds
+ * Reads lines until /exit, end of input (Ctrl-D, or a pipe that ends) or Ctrl-C (on an empty
+ * line; a typed line is kept) / SIGINT / SIGTERM, one at a time, then waits for pending derivation so that the next process finds
  * summaries and facts in place. A failing line prints its error and the chat goes on.
  */
 export async function runChatLoop(state: ChatState, input: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin): Promise<void> {
@@ -29,7 +29,12 @@ export async function runChatLoop(state: ChatState, input: NodeJS.ReadableStream
 async function readTerminal(state: ChatState, input: NodeJS.ReadableStream): Promise<void> {
   const rl = createInterface({ input, output: process.stdout, terminal: true, prompt: `${pc.cyan('you>')} ` });
   const stop = () => rl.close();
-  rl.on('SIGINT', stop); // Ctrl-C on a terminal
+  // Ctrl-C on a terminal: quits on an empty line; a typed line is kept, shown again, not lost
+  rl.on('SIGINT', () => {
+    if (rl.line.trim() === '') return stop();
+    state.print(`\n${pc.dim('Ctrl-C: your unsent line is kept; Enter sends it, Ctrl-C on an empty line quits')}`);
+    rl.prompt(true);
+  });
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   rl.prompt();
@@ -80,8 +85,9 @@ async function readPipe(state: ChatState, input: NodeJS.ReadableStream): Promise
 
 async function handleLine(state: ChatState, raw: string): Promise<'exit' | void> {
   const line = raw.trim();
-  if (!line) return;
   try {
+    if (await answerConfirmation(state, line)) return;
+    if (!line) return;
     return isCommand(line) ? await runCommand(state, line) : await runTurn(state, line);
   } catch (error) {
     if (!StrataError.is(error) || error.code === 'CLOSED' || error.code === 'INTERNAL') throw error;

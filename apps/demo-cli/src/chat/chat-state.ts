@@ -19,6 +19,8 @@ export interface ChatState {
   print(line?: string): void;
   /** True when talking to a terminal (clear screen, prompts). */
   isInteractive: boolean;
+  /** A destructive command that asked for confirmation: the next line answers it (y / yes runs it). */
+  pendingConfirmation?: { run: () => Promise<void> };
 }
 
 /** A new session of the chat's namespace, titled with the time: a draft, stored with its first message (`storeSession`). */
