@@ -11,6 +11,12 @@ const link = (seq: number, role: TurnLink['role'], parentSeq: number | null, top
 const turn = (seq: number, role: string, content: string) => ({ id: `m${seq}`, seq, role, content });
 
 describe('renderMermaid', () => {
+  it('escapes # in labels, so that typed text never reads as a Mermaid entity', () => {
+    const out = renderMermaid([turn(1, 'user', 'C# tips: #1; #quot; and 50#')], [link(1, 'user', null, 'ta')], [topic('ta', 'C# #35;')]);
+    expect(out).toContain('subgraph topic_ta["C#35; #35;35;"]');
+    expect(out).toContain('t1["#1 user: C#35; tips: #35;1; #35;quot; and 50#35;"]');
+  });
+
   it('draws turns in topic subgraphs, edges from parent to child, cold topics classed', () => {
     const out = renderMermaid(
       [turn(1, 'user', 'Berlin "bike" lanes?'), turn(2, 'assistant', 'Yes [many]'), turn(3, 'user', 'Lasagna recipe?'), turn(4, 'assistant', 'Bake it'), turn(5, 'user', 'back to Berlin')],

@@ -45,5 +45,6 @@ function topicNode(topic: Topic): string {
 function escapeLabel(text: string, max: number): string {
   const line = text.replace(/\s+/g, ' ').trim();
   const cut = line.length <= max ? line : `${line.slice(0, max - 1)}…`;
-  return cut.replace(/"/g, '#quot;').replace(/[<>[\]{}|]/g, ' ');
+  // '#' first: Mermaid reads #name; and #123; in a label as entities, so a typed one must not become one
+  return cut.replace(/#/g, '#35;').replace(/"/g, '#quot;').replace(/[<>[\]{}|]/g, ' ');
 }
