@@ -1,7 +1,7 @@
 import { StrataError } from '@strata/core/errors';
 import { analyzeText, type SearchHit } from '@strata/core';
 import { pc } from '../format/colors.js';
-import { startSpinner } from '../format/progress.js';
+import { startSpinner, whileWaiting } from '../format/progress.js';
 import { storeSession, type ChatState } from './chat-state.js';
 
 /** Hits considered for the offline assistant's answer. */
@@ -18,7 +18,7 @@ export async function runTurn(state: ChatState, text: string): Promise<void> {
   const [stored] = await memory.append(session.id, { role: 'user', content: text });
   // Offline derivation takes milliseconds: let it land so that the answer can use this turn's facts.
   if (assistant.isOffline) await memory.flush();
-  const context = await memory.getContext(session.id, { query: text, budgetTokens: state.budgetTokens });
+  const context = await whileWaiting('recalling', memory.getContext(session.id, { query: text, budgetTokens: state.budgetTokens }));
   const related = assistant.isOffline ? await findRelated(state, text, stored?.id) : [];
   let reply: string;
   const spinner = assistant.isOffline ? undefined : startSpinner(`asking ${assistant.label}`);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { ContextResult, Memory, Session } from '@strata/core';
 import { pc } from '../format/colors.js';
 import { count, print, printJson } from '../format/output.js';
+import { whileWaiting } from '../format/progress.js';
 import { renderTable } from '../format/table.js';
 import { renderTopics } from '../format/topics.js';
 import { positiveInt, requireSession, withMemory } from '../run-command.js';
@@ -65,7 +66,7 @@ export function registerInspectCommand(program: Command): void {
     .action(async (id: string, options: { query?: string; budget: number; showContext?: boolean; touch?: boolean; json?: boolean }, command: Command) =>
       withMemory(command, async (memory) => {
         const session = await requireSession(memory, id);
-        const context = await memory.getContext(id, { budgetTokens: options.budget, touch: options.touch === true, ...(options.query === undefined ? {} : { query: options.query }) });
+        const context = await whileWaiting('assembling the context', memory.getContext(id, { budgetTokens: options.budget, touch: options.touch === true, ...(options.query === undefined ? {} : { query: options.query }) }));
         const tiers = await reportTiers(memory, session, context);
         const topics = await memory.topics.list(session.id);
         const { contextMessagesJson, renderContextMessages, renderManifest } = await import('../format/context.js');

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { StrataError } from '@strata/core/errors';
 import { pc } from '../format/colors.js';
 import { formatDay, print, printJson } from '../format/output.js';
+import { whileWaiting } from '../format/progress.js';
 import { renderFacts } from '../format/facts.js';
 import { clip, renderTable } from '../format/table.js';
 import { positiveInt, withMemory } from '../run-command.js';
@@ -21,7 +22,7 @@ export function registerSearchCommands(program: Command): void {
     .action(async (query: string, options: { limit: number; kind?: string[]; touch?: boolean; json?: boolean }, command: Command) =>
       withMemory(command, async (memory, { config }) => {
         const kinds = parseKinds(options.kind);
-        const hits = await memory.search({ namespace: config.namespace, query, k: options.limit, touch: options.touch === true, ...(kinds ? { kinds } : {}) });
+        const hits = await whileWaiting('searching (the first search loads the index)', memory.search({ namespace: config.namespace, query, k: options.limit, touch: options.touch === true, ...(kinds ? { kinds } : {}) }));
         if (options.json) return printJson(hits);
         if (!hits.length) return print(`Nothing found in namespace "${config.namespace}".`);
         print(renderTable(['kind', 'score', 'date', 'session', 'text'], hits.map((h) => [h.kind, h.score.toFixed(4), formatDay(h.createdAt), h.sessionId ?? '', clip(h.text, 70)])));

@@ -16,6 +16,25 @@ export function startSpinner(text: string): Spinner {
   return { succeed: (done) => spinner.success(done), fail: (failed) => spinner.error(failed), clear: () => void spinner.stop() };
 }
 
+/** Waits this long before showing a spinner: a wait shorter than that needs no feedback. */
+const SPINNER_AFTER_MS = 300;
+
+/**
+ * Awaits `work`, showing a spinner with `text` on a terminal (stderr) if it takes longer than
+ * 300 ms (the first search of a large file loads its index: seconds), and removing it after.
+ */
+export async function whileWaiting<T>(text: string, work: Promise<T>, stream: NodeJS.WriteStream = process.stderr): Promise<T> {
+  if (!stream.isTTY) return work;
+  let spinner: ReturnType<typeof yoctoSpinner> | undefined;
+  const timer = setTimeout(() => (spinner = yoctoSpinner({ text, stream, handleSignals: false }).start()), SPINNER_AFTER_MS);
+  try {
+    return await work;
+  } finally {
+    clearTimeout(timer);
+    spinner?.stop();
+  }
+}
+
 export interface Progress {
   increment(by: number): void;
   stop(): void;
