@@ -98,6 +98,18 @@ describe('strata chat, driven through stdin (offline assistant)', () => {
     });
   });
 
+  it('answers "what do you remember about me" offline with the profile facts and the topics of recent sessions', async () => {
+    const profileEnv = { ...env, STRATA_NAMESPACE: 'profile' };
+    const empty = await runCli(['chat'], { env: profileEnv, input: 'What do you remember about me?\n' });
+    expect(empty.stdout).toMatch(/I don't know anything about you yet/);
+    expect((await runCli(['chat'], { env: profileEnv, input: 'I live in Tromsø.\nI work as a ferry pilot.\nMy favourite hobby is ice fishing.\n' })).code).toBe(0);
+    const { code, stdout } = await runCli(['chat'], { env: profileEnv, input: 'What do you remember about me?\n' });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/Here is what I remember about you:\n(\s+- .*\n)*\s+- User lives in Tromsø\./);
+    expect(stdout).toMatch(/- User works as a ferry pilot\./);
+    expect(stdout).toMatch(/We last talked about:\n\s+- Chat [\d-]+ [\d:]+: /);
+  });
+
   it('keeps namespaces apart', async () => {
     const { stdout } = await runCli(['chat', '--namespace', 'ana'], { env, input: 'Where do I live?\n' });
     expect(stdout).toContain("I don't remember anything related to that yet");

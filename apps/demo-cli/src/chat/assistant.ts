@@ -1,4 +1,5 @@
 import type { ContextResult, SearchHit } from '@strata/core';
+import type { UserProfile } from './profile-question.js';
 
 /** What the assistant gets for one user turn: the assembled context and related memory. */
 export interface AssistantTurn {
@@ -6,6 +7,8 @@ export interface AssistantTurn {
   context: ContextResult;
   /** Memory related to the message (facts first), from earlier turns and sessions. */
   related: SearchHit[];
+  /** For a question about the user in general ("what do you remember about me?"): what memory holds about them. */
+  profile?: UserProfile;
 }
 
 /** Who answers in `strata chat`. */

@@ -3,6 +3,7 @@ import { analyzeText, type SearchHit } from '@strata/core';
 import { pc } from '../format/colors.js';
 import { startSpinner, whileWaiting } from '../format/progress.js';
 import { storeSession, type ChatState } from './chat-state.js';
+import { isAboutTheUser, readProfile } from './profile-question.js';
 
 /** Hits considered for the offline assistant's answer. */
 const RELATED_CANDIDATES = 12;
@@ -20,10 +21,11 @@ export async function runTurn(state: ChatState, text: string): Promise<void> {
   if (assistant.isOffline) await memory.flush();
   const context = await whileWaiting('recalling', memory.getContext(session.id, { query: text, budgetTokens: state.budgetTokens }));
   const related = assistant.isOffline ? await findRelated(state, text, stored?.id) : [];
+  const profile = assistant.isOffline && isAboutTheUser(text) ? await readProfile(memory, session.namespace, session.id) : undefined;
   let reply: string;
   const spinner = assistant.isOffline ? undefined : startSpinner(`asking ${assistant.label}`);
   try {
-    reply = await assistant.reply({ message: text, context, related });
+    reply = await assistant.reply({ message: text, context, related, ...(profile ? { profile } : {}) });
     spinner?.clear();
   } catch (error) {
     spinner?.clear();

@@ -1,5 +1,6 @@
 import type { SearchHit } from '@strata/core';
 import type { AssistantTurn, ChatAssistant } from './assistant.js';
+import type { UserProfile } from './profile-question.js';
 
 const MAX_FACTS = 4;
 const MAX_RECALL = 3;
@@ -13,7 +14,8 @@ export class OfflineAssistant implements ChatAssistant {
   readonly label = 'offline (no LLM configured): answers from memory';
   readonly isOffline = true;
 
-  async reply({ related }: AssistantTurn): Promise<string> {
+  async reply({ related, profile }: AssistantTurn): Promise<string> {
+    if (profile) return describeProfile(profile);
     const facts = related.filter((h) => h.kind === 'fact').slice(0, MAX_FACTS);
     const recall = related.filter((h) => h.kind !== 'fact').slice(0, MAX_RECALL);
     if (!facts.length && !recall.length) {
@@ -24,6 +26,19 @@ export class OfflineAssistant implements ChatAssistant {
     for (const hit of recall) lines.push(`  - ${describeRecall(hit)}`);
     return lines.join('\n');
   }
+}
+
+function describeProfile(profile: UserProfile): string {
+  if (!profile.facts.length && !profile.sessions.length) {
+    return "I'm offline (no LLM configured), and I don't know anything about you yet: tell me about yourself and I'll remember it.";
+  }
+  const lines = ["I'm offline (no LLM configured). Here is what I remember about you:"];
+  for (const fact of profile.facts) lines.push(`  - ${fact.text}`);
+  if (profile.sessions.length) {
+    lines.push('We last talked about:');
+    for (const s of profile.sessions) lines.push(`  - ${s.title}: ${s.topics.join('; ')}`);
+  }
+  return lines.join('\n');
 }
 
 function describeRecall(hit: SearchHit): string {
