@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 import { createRequire } from 'node:module';
 import { Command } from 'commander';
+import tab from '@bomb.sh/tab/commander';
 import { registerChatCommand } from './commands/chat.js';
 import { registerConfigCommand } from './commands/config.js';
+import { registerDoctorCommand } from './commands/doctor.js';
 import { registerExportCommand } from './commands/export.js';
 import { registerForgetCommands } from './commands/forget.js';
 import { registerImportCommand } from './commands/import.js';
@@ -74,6 +76,9 @@ registerImportCommand(program);
 registerForgetCommands(program);
 registerWorkerCommand(program);
 registerConfigCommand(program);
+registerDoctorCommand(program);
+// `strata completion bash|zsh|fish|powershell` prints a script; the shell then asks `strata complete -- ARGS` (hidden) at each TAB
+tab(program, { completionCommandName: 'completion' });
 
 // One handler for every failure: a message and a CLI hint (JSON on stderr under --json), the
 // stack only under --debug; exit 0 ok, 1 the user's mistake, 2 a backend is unavailable.

@@ -24,6 +24,8 @@ describe.skipIf(skipReason !== null)(`strata with Redis (BullMQ)${skipReason ? `
     const second = await runCli(['chat', '--continue'], { env, input: 'Where do I live?\n' });
     expect(second.stdout).toMatch(/- User lives in Graz\./);
 
+    const doctor = json<{ checks: { check: string; status: string; detail: string }[] }>(await runCli(['doctor', '--json'], { env }));
+    expect(doctor.checks.find((c) => c.check === 'redis')).toMatchObject({ status: 'ok', detail: expect.stringContaining(env.STRATA_REDIS_PREFIX) });
     const stats = json<Stats>(await runCli(['worker', '--stats', '--json'], { env }));
     expect(stats.failures).toBe(0);
     expect(stats.applied).toBe(stats.derived);

@@ -61,11 +61,12 @@ export function openDatabase(options: SqliteOpenOptions): Database.Database {
 
 /**
  * Opens the file with SQLCipher and the key, and proves the key by reading the schema: a
- * wrong key (or a plain file) reads as "not a database".
+ * wrong key (or a plain file) reads as "not a database". `readonly` opens an existing file
+ * without changing it (a check, not a use).
  */
-function openEncrypted(file: string, key: string, timeout: number): Database.Database {
+export function openEncrypted(file: string, key: string, timeout: number, readonly = false): Database.Database {
   if (key.length === 0) throw new StrataError('CONFIG_INVALID', `SQLite database ${file}: the encryption key is empty`, { hint: 'Pass a non-empty encryptionKey (the CLI reads STRATA_ENCRYPTION_KEY).' });
-  const db = new CipherDatabase(file, { timeout }) as unknown as Database.Database;
+  const db = new CipherDatabase(file, { timeout, readonly, fileMustExist: readonly }) as unknown as Database.Database;
   try {
     db.pragma("cipher = 'sqlcipher'");
     db.pragma('legacy = 4');

@@ -47,6 +47,8 @@ export interface OpenAiStubOptions {
   port?: number;
   /** Pause before each streamed chunk, so a test can act (abort, stop reading) mid-stream. @defaultValue 0 */
   streamDelayMs?: number;
+  /** The model ids `GET /v1/models` lists. @defaultValue ['stub'] */
+  models?: string[];
 }
 
 /** A request the stub received, body parsed from JSON. */
@@ -82,7 +84,8 @@ class StubError extends Error {
  * replies, tool calls; with `stream: true`, server-sent `chat.completion.chunk` events: the text
  * a word at a time, tool-call arguments in pieces, then a usage chunk when
  * `stream_options.include_usage`) and `POST /v1/embeddings` (deterministic vectors from a hash
- * of each input; `encoding_format` 'float' or 'base64'), both reporting `usage`. Listens on
+ * of each input; `encoding_format` 'float' or 'base64'), both reporting `usage`, and
+ * `GET /v1/models` (the `models` option). Listens on
  * 127.0.0.1, on `port` or one chosen by the OS.
  * @example
  * const stub = await startOpenAiStub({ chat: ['Hello!', { toolCalls: [{ name: 'get_weather', args: { city: 'Oslo' } }] }] });
@@ -102,6 +105,7 @@ export async function startOpenAiStub(options: OpenAiStubOptions = {}): Promise<
       return request.stream ? { chunks: completionChunks(completion, request) } : { json: completion };
     }
     if (req.method === 'POST' && req.url === '/v1/embeddings') return { json: embeddingList(body, dimensions) };
+    if (req.method === 'GET' && req.url === '/v1/models') return { json: { object: 'list', data: (options.models ?? ['stub']).map((id) => ({ id, object: 'model', created: 0, owned_by: 'stub' })) } };
     throw new StubError(404, `openai stub: no route for ${req.method ?? ''} ${req.url ?? ''}`);
   };
   const server = createServer((req, res) => {
