@@ -6,11 +6,12 @@
 #   bash scripts/services.sh status   # one line per service
 #
 # Each service is a set of functions <name>_up / <name>_down / <name>_status, listed in
-# SERVICES (redis, chroma); add a service by writing its three functions and listing it.
+# SERVICES (redis, chroma, chromium); add a service by writing its three functions and listing it.
 # What this script starts is recorded by a pid file in .cache/services/, so `down` never
 # stops a server that was already running (e.g. the machine's own Redis).
 #
 # Env: STRATA_REDIS_URL (default redis://127.0.0.1:6379)
+#      STRATA_CHROMIUM (default /usr/bin/chromium: the browser the web app's tests drive)
 #      STRATA_CHROMA_URL (default http://127.0.0.1:8765)
 #      STRATA_SERVICES_TIMEOUT seconds to wait for a service to answer (default 20; Chroma
 #      gets at least 60, its first start creates the database)
@@ -19,7 +20,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 STATE_DIR="$ROOT/.cache/services"
 TIMEOUT="${STRATA_SERVICES_TIMEOUT:-20}"
-SERVICES=(redis chroma)
+SERVICES=(redis chroma chromium)
 
 say() { printf '%s\n' "$*"; }
 die() { printf 'services: %s\n' "$*" >&2; exit 1; }
@@ -216,6 +217,28 @@ chroma_status() {
   local owner=""
   chroma_owned && owner=" (started by services.sh, pid $(cat "$CHROMA_PID_FILE"))"
   if chroma_heartbeat; then say "chroma: up at $CHROMA_URL$owner"; else say "chroma: down ($CHROMA_URL)"; fi
+}
+
+# --- chromium --------------------------------------------------------------------------
+# Not a server: the browser the web app's tests drive with playwright-core (Debian's package;
+# no browser download). `up` installs it when missing; `down` leaves it installed.
+CHROMIUM="${STRATA_CHROMIUM:-/usr/bin/chromium}"
+
+chromium_up() {
+  if [[ -x "$CHROMIUM" ]]; then say "chromium: installed at $CHROMIUM"; return; fi
+  [[ "$CHROMIUM" == /usr/bin/chromium ]] || die "chromium: $CHROMIUM (STRATA_CHROMIUM) does not exist."
+  is_root || die "chromium is not installed and we are not root. Install it (apt-get install -y chromium) or set STRATA_CHROMIUM to a Chromium binary."
+  say "chromium: installing chromium with apt-get (for the web app's browser tests)"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
+  [[ -x "$CHROMIUM" ]] || die "chromium: apt-get install chromium did not put a browser at $CHROMIUM."
+  say "chromium: installed at $CHROMIUM"
+}
+
+chromium_down() { :; }
+
+chromium_status() {
+  if [[ -x "$CHROMIUM" ]]; then say "chromium: installed at $CHROMIUM"; else say "chromium: not installed ($CHROMIUM)"; fi
 }
 
 # --- main ------------------------------------------------------------------------------

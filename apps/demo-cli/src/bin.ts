@@ -5,6 +5,7 @@ import tab from '@bomb.sh/tab/commander';
 import { registerChatCommand } from './commands/chat.js';
 import { registerConfigCommand } from './commands/config.js';
 import { registerDoctorCommand } from './commands/doctor.js';
+import { registerUiCommand } from './commands/ui.js';
 import { registerExportCommand } from './commands/export.js';
 import { registerForgetCommands } from './commands/forget.js';
 import { registerImportCommand } from './commands/import.js';
@@ -77,6 +78,7 @@ registerForgetCommands(program);
 registerWorkerCommand(program);
 registerConfigCommand(program);
 registerDoctorCommand(program);
+registerUiCommand(program);
 // `strata completion bash|zsh|fish|powershell` prints a script; the shell then asks `strata complete -- ARGS` (hidden) at each TAB
 tab(program, { completionCommandName: 'completion' });
 

@@ -18,4 +18,6 @@ export interface ChatAssistant {
   /** True when no model is configured and answers only repeat what memory holds. */
   readonly isOffline: boolean;
   reply(turn: AssistantTurn): Promise<string>;
+  /** The reply a piece at a time, as the model writes it (the web chat shows it as it comes). */
+  stream?(turn: AssistantTurn): AsyncIterable<string>;
 }

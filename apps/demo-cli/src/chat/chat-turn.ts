@@ -1,5 +1,5 @@
 import { StrataError } from '@strata/core/errors';
-import { analyzeText, type SearchHit } from '@strata/core';
+import { analyzeText, type ContextResult, type SearchHit } from '@strata/core';
 import { pc } from '../format/colors.js';
 import { startSpinner, whileWaiting } from '../format/progress.js';
 import { storeSession, type ChatState } from './chat-state.js';
@@ -9,11 +9,12 @@ import { isAboutTheUser, readProfile } from './profile-question.js';
 const RELATED_CANDIDATES = 12;
 
 /**
- * One user turn: store it, assemble the context for it, ask the assistant, store the model's
- * answer. Offline answers only repeat memory, so they are shown and not stored (they would
- * otherwise come back as recalled turns).
+ * One user turn: store it, assemble the context for it, ask the assistant (streamed to
+ * `onText` a piece at a time when given), store the model's answer. Offline answers only
+ * repeat memory, so they are shown and not stored (they would otherwise come back as
+ * recalled turns). Returns the reply and the context it was given.
  */
-export async function runTurn(state: ChatState, text: string): Promise<void> {
+export async function answerTurn(state: ChatState, text: string, onText?: (piece: string) => void): Promise<{ reply: string; context: ContextResult }> {
   const { memory, assistant } = state;
   const session = await storeSession(state);
   const [stored] = await memory.append(session.id, { role: 'user', content: text });
@@ -22,10 +23,19 @@ export async function runTurn(state: ChatState, text: string): Promise<void> {
   const context = await whileWaiting('recalling', memory.getContext(session.id, { query: text, budgetTokens: state.budgetTokens }));
   const related = assistant.isOffline ? await findRelated(state, text, stored?.id) : [];
   const profile = assistant.isOffline && isAboutTheUser(text) ? await readProfile(memory, session.namespace, session.id) : undefined;
-  let reply: string;
-  const spinner = assistant.isOffline ? undefined : startSpinner(`asking ${assistant.label}`);
+  const turn = { message: text, context, related, ...(profile ? { profile } : {}) };
+  let reply = '';
+  const spinner = assistant.isOffline || onText ? undefined : startSpinner(`asking ${assistant.label}`);
   try {
-    reply = await assistant.reply({ message: text, context, related, ...(profile ? { profile } : {}) });
+    if (onText && assistant.stream) {
+      for await (const piece of assistant.stream(turn)) {
+        reply += piece;
+        onText(piece);
+      }
+    } else {
+      reply = await assistant.reply(turn);
+      onText?.(reply);
+    }
     spinner?.clear();
   } catch (error) {
     spinner?.clear();
@@ -35,6 +45,12 @@ export async function runTurn(state: ChatState, text: string): Promise<void> {
     });
   }
   if (!assistant.isOffline) await memory.append(session.id, { role: 'assistant', content: reply });
+  return { reply, context };
+}
+
+/** One user turn in the terminal chat: answered, then printed. */
+export async function runTurn(state: ChatState, text: string): Promise<void> {
+  const { reply } = await answerTurn(state, text);
   state.print(`${pc.green('strata>')} ${reply}`);
 }
 

@@ -13,6 +13,17 @@ export class ModelAssistant implements ChatAssistant {
 
   async reply({ context }: AssistantTurn): Promise<string> {
     const answer = await this.model.invoke(toLangChainMessages(context.messages));
-    return typeof answer.content === 'string' ? answer.content : answer.content.map((part) => ('text' in part ? String(part.text) : '')).join('');
+    return textOf(answer.content);
   }
+
+  async *stream({ context }: AssistantTurn): AsyncIterable<string> {
+    for await (const chunk of await this.model.stream(toLangChainMessages(context.messages))) {
+      const text = textOf(chunk.content);
+      if (text) yield text;
+    }
+  }
+}
+
+function textOf(content: string | ({ type: string } & Record<string, unknown>)[]): string {
+  return typeof content === 'string' ? content : content.map((part) => ('text' in part ? String(part.text) : '')).join('');
 }

@@ -11,7 +11,7 @@ import { wireMemory } from '../wiring.js';
 import type { CliConfig } from '../config.js';
 
 /** The demo writes its own file, started afresh on every run, beside the user's memory. */
-const DEMO_FILE = 'demo.sqlite';
+export const DEMO_FILE = 'demo.sqlite';
 
 function removeDemoFile(config: CliConfig): void {
   for (const suffix of ['', '-wal', '-shm']) rmSync(join(config.dataDir, `${DEMO_FILE}${suffix}`), { force: true });
@@ -22,7 +22,8 @@ const DEMO_POLICY = {
   immediate: { maxMessages: 6, minMessages: 2 },
   working: { batchMessages: 4, maxSummaries: 2 },
 };
-const NAMESPACE = 'maya';
+/** The namespace of the demo's conversation. */
+export const DEMO_NAMESPACE = 'maya';
 type Print = (line?: string) => void;
 
 /**
@@ -39,9 +40,9 @@ export async function runDemo(config: CliConfig, print: Print = (line = '') => p
   const { memory, storage, path } = await wireMemory(config, { file: DEMO_FILE, policy: DEMO_POLICY, offline: true });
   try {
     print(pc.bold('strata demo') + pc.dim(' - offline: extractive summaries, heuristic facts, hashing embeddings'));
-    const first = await memory.sessions.create({ namespace: NAMESPACE, title: 'First chat' });
+    const first = await memory.sessions.create({ namespace: DEMO_NAMESPACE, title: 'First chat' });
     await playSession(memory, first, FIRST_SESSION, print);
-    const second = await memory.sessions.create({ namespace: NAMESPACE, title: 'Three weeks later' });
+    const second = await memory.sessions.create({ namespace: DEMO_NAMESPACE, title: 'Three weeks later' });
     await playSession(memory, second, SECOND_SESSION, print);
     await printFacts(memory, print);
     await memory.append(second.id, DEMO_QUESTION);
@@ -57,7 +58,7 @@ export async function runDemo(config: CliConfig, print: Print = (line = '') => p
 
 async function playSession(memory: Memory, session: Session, turns: typeof FIRST_SESSION, print: Print): Promise<void> {
   print(`\n${pc.bold(`Session "${session.title}"`)} ${pc.dim(session.id)}: ${turns.length} turns`);
-  const seen = new Set<string>((await memory.facts.list({ namespace: NAMESPACE, includeSuperseded: true })).map((f) => f.id));
+  const seen = new Set<string>((await memory.facts.list({ namespace: DEMO_NAMESPACE, includeSuperseded: true })).map((f) => f.id));
   for (const [index, turn] of turns.entries()) {
     await memory.append(session.id, turn);
     if (index % 4 === 3 || index === turns.length - 1) {
@@ -71,7 +72,7 @@ async function playSession(memory: Memory, session: Session, turns: typeof FIRST
 async function printTiers(memory: Memory, session: Session, turns: number, print: Print): Promise<void> {
   const context = await memory.getContext(session.id, { budgetTokens: 4000, query: '' });
   const tally = (tier: string, kind?: string) => context.manifest.filter((m) => m.tier === tier && (!kind || m.kind === kind)).length;
-  const facts = await memory.facts.list({ namespace: NAMESPACE });
+  const facts = await memory.facts.list({ namespace: DEMO_NAMESPACE });
   print(
     `  after ${String(turns).padStart(2)} turns: immediate ${tally('immediate')} verbatim | working ${count(tally('working', 'summary'), 'summary', 'summaries')}` +
       `${tally('working', 'synopsis') ? ' + synopsis' : ''} | long-term ${count(facts.length, 'fact')} | watermark seq ${context.pending.watermarkSeq}`,
@@ -86,7 +87,7 @@ async function printPromotions(memory: Memory, session: Session, seen: Set<strin
     seen.add(s.id);
     print(pc.dim(s.level === 'batch' ? `      promoted turns ${s.fromSeq}-${s.toSeq} into a working-tier summary` : `      consolidated turns ${s.fromSeq}-${s.toSeq} into the rolling synopsis`));
   }
-  const all = await memory.facts.list({ namespace: NAMESPACE, includeSuperseded: true });
+  const all = await memory.facts.list({ namespace: DEMO_NAMESPACE, includeSuperseded: true });
   const facts = all.filter((f) => !seen.has(f.id));
   const replaced = (id: string) => all.find((old) => old.supersededBy === id);
   for (const f of facts) seen.add(f.id);
@@ -95,8 +96,8 @@ async function printPromotions(memory: Memory, session: Session, seen: Set<strin
 }
 
 async function printFacts(memory: Memory, print: Print): Promise<void> {
-  const facts = await memory.facts.list({ namespace: NAMESPACE, includeSuperseded: true });
-  print(`\n${pc.bold('Long-term facts')} (namespace "${NAMESPACE}", with history)`);
+  const facts = await memory.facts.list({ namespace: DEMO_NAMESPACE, includeSuperseded: true });
+  print(`\n${pc.bold('Long-term facts')} (namespace "${DEMO_NAMESPACE}", with history)`);
   print(renderFacts(facts));
 }
 

@@ -1,0 +1,152 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemory, type Memory } from '@strata/core';
+import { createSqliteKnowledgeBase, createSqliteSessionStore } from '@strata/store-sqlite';
+import { requireService } from '@strata/testkit';
+import { createSandbox, root, runCli, startCli } from './support/cli.js';
+
+/** Debian's chromium (scripts/services.sh installs it); STRATA_CHROMIUM names another. */
+const CHROMIUM = process.env.STRATA_CHROMIUM ?? '/usr/bin/chromium';
+const skipReason = await requireService('Chromium', async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is not installed (apt-get install chromium, or bash scripts/services.sh up)`);
+});
+/** STRATA_UPDATE_SCREENSHOTS=1 writes the screenshots to docs/ (for the README); else to the sandbox. */
+const sandbox = createSandbox('ui');
+const shots = process.env.STRATA_UPDATE_SCREENSHOTS === '1' ? join(root, 'docs') : join(sandbox.dir, 'shots');
+
+let browser: Browser;
+let page: Page;
+let ui: ReturnType<typeof startCli>;
+let url: URL;
+const demoFile = join(sandbox.dataDir, 'demo.sqlite');
+
+/** A page of the app, after the token cookie is set. */
+const open = async (path: string): Promise<void> => void (await page.goto(new URL(path, url).href));
+const shot = async (name: string): Promise<void> => void (await page.screenshot({ path: join(shots, `ui-${name}.png`), fullPage: true }));
+async function withLibrary<T>(read: (memory: Memory) => Promise<T>): Promise<T> {
+  const memory = await createMemory({ store: await createSqliteSessionStore({ path: demoFile }), knowledge: await createSqliteKnowledgeBase({ path: demoFile }) });
+  try {
+    return await read(memory);
+  } finally {
+    await memory.close();
+  }
+}
+
+describe.skipIf(skipReason !== null)(`strata ui in a real browser${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
+  beforeAll(async () => {
+    mkdirSync(shots, { recursive: true });
+    expect((await runCli(['demo'], { env: sandbox.env })).code).toBe(0);
+    ui = startCli(['ui', '--demo', '--port', '0'], sandbox.env);
+    await ui.waitFor(/strata ui: \S*http:\/\/127\.0\.0\.1:\d+\/chat\?token=[\w-]+/);
+    url = new URL(/http:\/\/127\.0\.0\.1:\d+\/chat\?token=[\w-]+/.exec(ui.output())![0]);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    page = await browser.newPage({ viewport: { width: 1360, height: 860 }, acceptDownloads: true });
+    await page.goto(url.href);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    ui?.child.kill('SIGINT');
+    await ui?.exited;
+    sandbox.dispose();
+  });
+
+  it('refuses a request without the token, or with a wrong one', async () => {
+    for (const path of ['/chat', '/sessions', '/facts', '/context', '/chat?token=wrong', '/assets/htmx.min.js']) {
+      const response = await fetch(new URL(path, url.origin));
+      expect(response.status, path).toBe(401);
+      expect(await response.text()).toMatch(/missing or wrong access token/);
+    }
+  });
+
+  it('renders every page: chat, sessions, a session timeline, facts, context explorer, topics (Mermaid, local)', async () => {
+    expect(await page.locator('#chat input#text').count()).toBe(1);
+    expect(await page.locator('.sessions a[data-session]').count()).toBe(2);
+    await shot('chat');
+    await open('/sessions');
+    expect(await page.locator('#sessions tr').count()).toBe(3); // header + the demo's two sessions
+    expect(await page.locator('#namespaces').innerText()).toMatch(/maya\s+2/);
+    await shot('sessions');
+    const sessionId = await withLibrary(async (m) => (await m.sessions.list({ namespace: 'maya' })).find((s) => s.title === 'First chat')!.id);
+    await open(`/sessions/${sessionId}`);
+    expect(await page.locator('#turns tr.turn').count()).toBe(16);
+    expect(await page.locator('#summaries tr').count()).toBeGreaterThan(1);
+    expect(await page.locator('a.fact-link', { hasText: 'Lisbon' }).count()).toBeGreaterThan(0);
+    expect(await page.locator('#pending').innerText()).toMatch(/jobs pending \d+ · summarized through seq \d+/);
+    await shot('session');
+    await open('/facts');
+    expect(await page.locator('tr.fact', { hasText: 'Porto' }).innerText()).toMatch(/current/);
+    expect(await page.locator('tr.fact', { hasText: 'Lisbon' }).innerText()).toMatch(/superseded/);
+    await shot('facts');
+    await open(`/sessions/${sessionId}/topics`);
+    await page.locator('#diagram svg').waitFor({ timeout: 30_000 });
+    await shot('topics');
+  });
+
+  it('a chat turn in the browser is stored, and the next turn\'s context panel shows it', async () => {
+    await open('/chat');
+    const send = async (text: string): Promise<void> => {
+      await page.fill('#text', text);
+      await page.press('#text', 'Enter');
+      await page.waitForFunction(() => document.querySelectorAll('#messages .msg.assistant').length > 0 && !document.querySelector('#messages [data-streaming]'));
+      await page.locator('#context-items').waitFor();
+    };
+    await send('I adopted a grey cat named Pixel.');
+    const sessionId = new URL(page.url()).searchParams.get('session')!;
+    expect(sessionId).toMatch(/^ses_/);
+    const stored = await withLibrary((m) => m.messages(sessionId));
+    expect(stored.map((m) => m.content)).toEqual(['I adopted a grey cat named Pixel.']);
+    await send('What is my cat called?');
+    const panel = await page.locator('#context-panel').innerText();
+    expect(panel).toMatch(/immediate\s+turn/);
+    await page.locator('#context-panel details').evaluate((d) => ((d as HTMLDetailsElement).open = true));
+    expect(await page.locator('#context-panel details').innerText()).toMatch(/I adopted a grey cat named Pixel\./);
+    await shot('chat-turn');
+  });
+
+  it('export downloads a file that strata import accepts', async () => {
+    await page.reload(); // the chat's session, now stored, with its export links
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
+    const file = join(sandbox.dir, 'exported.json');
+    await download.saveAs(file);
+    const imported = await runCli(['import', file, '--json'], { env: { ...sandbox.env, STRATA_DATA_DIR: join(sandbox.dir, 'imported') } });
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(JSON.parse(imported.stdout)).toMatchObject({ sessions: 1, messages: 2 });
+  });
+
+  it('the context explorer shows the manifest getContext gives for the same query and budget', async () => {
+    const sessionId = await withLibrary(async (m) => (await m.sessions.list({ namespace: 'maya' })).find((s) => s.title === 'Three weeks later')!.id);
+    await open(`/context?session=${sessionId}&q=${encodeURIComponent('Where does Maya live now?')}&budget=600`);
+    const rows = await page.locator('#manifest tr[data-id]').evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-id'), tr.getAttribute('data-included')]));
+    const expected = await withLibrary(async (m) => (await m.getContext(sessionId, { query: 'Where does Maya live now?', budgetTokens: 600, touch: false })).manifest.map((i) => [i.id, String(i.included)]));
+    expect(rows).toEqual(expected);
+    expect(await page.locator('#used').innerText()).toMatch(/^\d+$/);
+    expect(await page.locator('#budget-bar span').count()).toBeGreaterThan(1);
+    await shot('context');
+  });
+
+  it('forget asks for confirmation, then removes the fact from every page', async () => {
+    await open('/facts');
+    const porto = page.locator('tr.fact', { hasText: 'Porto' });
+    const factId = (await porto.getAttribute('data-id'))!;
+    page.once('dialog', (dialog) => void dialog.dismiss());
+    await porto.locator('button').click();
+    await page.waitForTimeout(300);
+    expect(await page.locator(`#f-${factId}`).count()).toBe(1); // dismissed: still there
+    page.once('dialog', (dialog) => {
+      expect(dialog.message()).toMatch(/Forget the fact "User lives in Porto\."\? The \d+ turn\(s\) it came from are forgotten with it/);
+      void dialog.accept();
+    });
+    await Promise.all([page.waitForURL(/\/facts/), porto.locator('button').click()]);
+    await page.waitForFunction((id) => !document.getElementById(`f-${id}`), factId);
+    const sessions = await withLibrary((m) => m.sessions.list({ namespace: 'maya' }));
+    for (const s of sessions) {
+      await open(`/sessions/${s.id}`);
+      expect(await page.locator('a.fact-link', { hasText: 'Porto' }).count()).toBe(0);
+      await open(`/context?session=${s.id}&q=Porto&budget=2000`);
+      expect(await page.locator(`#manifest tr[data-id="${factId}"]`).count()).toBe(0);
+    }
+    expect(await withLibrary(async (m) => (await m.facts.list({ namespace: 'maya', includeSuperseded: true })).some((f) => f.id === factId))).toBe(false);
+  });
+});
