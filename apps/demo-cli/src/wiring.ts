@@ -68,7 +68,20 @@ export async function wireMemory(config: CliConfig, options: WireOptions = {}): 
   const storage = config.chromaUrl
     ? `${path} (SQLite session store) + Chroma at ${config.chromaUrl} (knowledge base)`
     : `${path} (SQLite: session store and knowledge base in one file)`;
+  if (options.file === undefined) await noteUnindexedFacts(memory, knowledge, config);
   return { memory, path, storage, assistant: models.assistant };
+}
+
+/**
+ * Facts the knowledge base does not hold (a Chroma URL just switched on or off, another
+ * embeddings model): search and contexts would miss them without a word, so every command
+ * says so until `strata reindex` indexes the file into it.
+ */
+async function noteUnindexedFacts(memory: Memory, knowledge: KnowledgeBase, config: CliConfig): Promise<void> {
+  const stored = (await memory.facts.list({ namespace: config.namespace })).length;
+  if (stored === 0 || (await knowledge.count({ namespace: config.namespace, kinds: ['fact'], currentOnly: true })) > 0) return;
+  const where = config.chromaUrl ? `on Chroma at ${config.chromaUrl}` : 'in the SQLite file';
+  note(`note: the knowledge base ${where} holds none of the ${count(stored, 'current fact')} of namespace "${config.namespace}" in this file: search and contexts miss them. Index them with: strata${config.chromaUrl ? ` --chroma-url ${config.chromaUrl}` : ''} reindex`);
 }
 
 /**

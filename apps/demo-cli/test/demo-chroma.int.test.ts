@@ -26,6 +26,18 @@ describe.skipIf(skipReason !== null)(`strata demo with STRATA_CHROMA_URL${skipRe
     expect(second.stdout).toMatch(/User lives in Trondheim/);
     readDb(sandbox.dataDir, (db) => expect(db.prepare("SELECT COUNT(*) FROM facts WHERE object = 'Trondheim'").pluck().get()).toBe(1));
   }, 90_000);
+
+  it('says when switching to Chroma leaves the file\'s facts unindexed there, until reindex', async () => {
+    const env = { ...sandbox.env, STRATA_NAMESPACE: `switch-${Date.now()}` };
+    expect((await runCli(['chat'], { env, input: 'I live in Bodø.\n' })).code).toBe(0);
+    const switched = await runCli(['--chroma-url', chromaUrl, 'search', 'Bodø'], { env });
+    expect(switched.code).toBe(0);
+    expect(switched.stderr).toMatch(new RegExp(`note: the knowledge base on Chroma at ${chromaUrl.replace(/[.:/]/g, '\\$&')} holds none of the 1 current fact of namespace "switch-\\d+" in this file: search and contexts miss them\\. Index them with: strata --chroma-url \\S+ reindex`));
+    expect((await runCli(['--chroma-url', chromaUrl, 'reindex'], { env })).code).toBe(0);
+    const indexed = await runCli(['--chroma-url', chromaUrl, 'search', 'Bodø', '--kind', 'fact'], { env });
+    expect(indexed.stderr).not.toMatch(/holds none/);
+    expect(indexed.stdout).toMatch(/User lives in Bodø/);
+  }, 90_000);
 });
 
 describe('strata with an unreachable Chroma', () => {
