@@ -42,8 +42,14 @@ describe('sessions: no empty ones, --continue, paging, prune --empty', () => {
 
   it('--continue picks the latest session that holds messages, not a newer empty one', async () => {
     const [withMessages] = (await list()).sessions;
-    await storeEmptySession('left empty');
+    const emptyId = await storeEmptySession('left empty');
     expect((await list()).sessions[0]?.title).toBe('left empty'); // the newest
+    // a session without messages reads as one, without a stack trace
+    for (const args of [['inspect', emptyId], ['export', emptyId, '--format', 'md'], ['show', emptyId], ['show', emptyId, '--mermaid']]) {
+      const read = await runCli(args, { env });
+      expect(read.code, args.join(' ')).toBe(0);
+      expect(read.stderr, args.join(' ')).not.toMatch(/\n\s+at /);
+    }
     const resumed = await runCli(['chat', '--continue'], { env, input: 'Where are the bees?\n' });
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toContain(`continuing ${withMessages!.id}`);
