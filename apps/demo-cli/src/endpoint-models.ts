@@ -25,7 +25,7 @@ export function createEndpointModels(llm: Endpoint, embeddings: (Endpoint & { di
     summarizer: models.summarizer,
     extractor: models.extractor,
     ...(models.embeddings ? { embeddings: models.embeddings } : {}),
-    assistant: new ModelAssistant(models.chatModel, `${llm.model} at ${llm.baseUrl}`),
+    assistant: new ModelAssistant(models.streamingChatModel, `${llm.model} at ${llm.baseUrl}`),
     threadSelector: new LlmThreadSelector({ model: models.chatModel }),
   };
 }

@@ -27,6 +27,8 @@ export type LlmModelsConfig = z.input<typeof llmModelsConfigSchema>;
 
 export interface LlmModels {
   chatModel: ChatOpenAI;
+  /** The same endpoint and model with streaming allowed, for answers shown as they are written (`chatModel` never streams). */
+  streamingChatModel: ChatOpenAI;
   summarizer: LlmSummarizer;
   extractor: LlmFactExtractor;
   /** Present when `config.embeddings` is. */
@@ -58,20 +60,16 @@ export function createLlmModels(config: LlmModelsConfig): LlmModels {
     });
   }
   const c = parsed.data;
-  const chatModel = new ChatOpenAI({
-    model: c.model,
-    apiKey: c.apiKey ?? NO_KEY,
-    temperature: 0,
-    // Streaming usage estimates fetch tokenizer files from the internet; responses carry usage anyway.
-    streaming: false,
-    timeout: c.timeoutMs,
-    maxRetries: c.maxRetries,
-    configuration: { baseURL: c.baseUrl },
-  });
+  const settings = { model: c.model, apiKey: c.apiKey ?? NO_KEY, temperature: 0, timeout: c.timeoutMs, maxRetries: c.maxRetries, configuration: { baseURL: c.baseUrl } };
+  // Streaming usage estimates fetch tokenizer files from the internet; responses carry usage anyway.
+  const chatModel = new ChatOpenAI({ ...settings, streaming: false });
+  // .stream() asks the endpoint for its usage in the last chunk (stream_options.include_usage): nothing is estimated
+  const streamingChatModel = new ChatOpenAI({ ...settings, streamUsage: true });
   const method: StructuredOutputMethod = c.structuredOutput;
   const e = c.embeddings;
   return {
     chatModel,
+    streamingChatModel,
     summarizer: new LlmSummarizer({ model: chatModel, method }),
     extractor: new LlmFactExtractor({ model: chatModel, method }),
     ...(e

@@ -5,7 +5,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemory, type Memory } from '@strata/core';
 import { createSqliteKnowledgeBase, createSqliteSessionStore } from '@strata/store-sqlite';
-import { requireService } from '@strata/testkit';
+import { requireService, startOpenAiStub, type ChatCompletionRequest } from '@strata/testkit';
 import { createSandbox, root, runCli, startCli } from './support/cli.js';
 
 /** Debian's chromium (scripts/services.sh installs it); STRATA_CHROMIUM names another. */
@@ -149,5 +149,47 @@ describe.skipIf(skipReason !== null)(`strata ui in a real browser${skipReason ? 
       expect(await page.locator(`#manifest tr[data-id="${factId}"]`).count()).toBe(0);
     }
     expect(await withLibrary(async (m) => (await m.facts.list({ namespace: 'maya', includeSuperseded: true })).some((f) => f.id === factId))).toBe(false);
+  });
+
+  it('with an LLM configured, the reply streams into the page as the model writes it, and is stored', async () => {
+    // summaries and facts are asked for with a tool; a plain request is the chat turn
+    const stub = await startOpenAiStub({
+      chat: (request: ChatCompletionRequest) => {
+        const tool = request.tools?.[0]?.function.name;
+        if (tool === 'summary' || tool === 'synopsis') return { toolCalls: [{ name: tool, args: { [tool]: 'A summary.' } }] };
+        if (tool) return { toolCalls: [{ name: tool, args: { facts: [] } }] };
+        return 'Pixel is a lovely name for a grey cat.';
+      },
+      streamDelayMs: 40,
+    });
+    const box = createSandbox('ui-llm');
+    const llmUi = startCli(['ui', '--port', '0'], { ...box.env, STRATA_LLM_BASE_URL: `${stub.url}/v1`, STRATA_LLM_MODEL: 'stub', OPENAI_API_KEY: 'sk-test' });
+    try {
+      await llmUi.waitFor(/http:\/\/127\.0\.0\.1:\d+\/chat\?token=[\w-]+/);
+      const llmUrl = /http:\/\/127\.0\.0\.1:\d+\/chat\?token=[\w-]+/.exec(llmUi.output())![0];
+      const llmPage = await browser.newPage();
+      await llmPage.goto(llmUrl);
+      await llmPage.fill('#text', 'My cat is called Pixel.');
+      await llmPage.press('#text', 'Enter');
+      // mid-stream: part of the reply is on the page while the bubble is still streaming
+      await llmPage.waitForFunction(() => {
+        const bubble = document.querySelector('#messages .msg.assistant[data-streaming]');
+        const text = bubble?.lastChild?.textContent ?? '';
+        return text.length > 0 && text !== 'Pixel is a lovely name for a grey cat.';
+      });
+      await llmPage.waitForFunction(() => !document.querySelector('#messages [data-streaming]'));
+      expect(await llmPage.locator('#messages .msg.assistant').innerText()).toMatch(/Pixel is a lovely name for a grey cat\./);
+      const chat = stub.requests.map((r) => r.body as ChatCompletionRequest).filter((b) => !b.tools?.length);
+      expect(chat.at(-1)?.stream).toBe(true);
+      const sessionId = new URL(llmPage.url()).searchParams.get('session')!;
+      await llmPage.goto(new URL(`/sessions/${sessionId}`, llmUrl).href);
+      expect(await llmPage.locator('#turns').innerText()).toMatch(/assistant\s+Pixel is a lovely name for a grey cat\./);
+      await llmPage.close();
+    } finally {
+      llmUi.child.kill('SIGINT');
+      await llmUi.exited;
+      await stub.close();
+      box.dispose();
+    }
   });
 });
