@@ -5,6 +5,7 @@ import { confirm } from '../format/confirm.js';
 import { count, formatTime, print, printJson } from '../format/output.js';
 import { clip, renderTable } from '../format/table.js';
 import { positiveInt, requireSession, withMemory } from '../run-command.js';
+import { withMessageCounts } from '../session-counts.js';
 
 /** Sessions `strata sessions` lists unless told otherwise. */
 const DEFAULT_PAGE = 50;
@@ -22,7 +23,7 @@ export function registerSessionCommands(program: Command): void {
       withMemory(command, async (memory, { config, isNamespaceChosen }) => {
         const all = await memory.sessions.list(isNamespaceChosen ? { namespace: config.namespace } : {});
         const page = options.all ? all : all.slice(0, options.limit);
-        const counted = await Promise.all(page.map(async (s) => ({ ...s, messages: (await memory.messages(s.id)).length })));
+        const counted = await withMessageCounts(memory, page);
         const more = all.length - page.length;
         if (options.json) return printJson({ sessions: counted, total: all.length, more });
         if (!counted.length) return print(`No sessions yet. Start one with ${pc.bold('strata chat')}.`);

@@ -1,5 +1,6 @@
 import { html } from 'hono/html';
 import type { ExportBundle, Fact, Memory, Summary } from '@strata/core';
+import { withMessageCounts } from '../session-counts.js';
 import { layout, when, type Html } from './layout.js';
 
 /** Namespaces and sessions: search, counts, last activity. */
@@ -7,7 +8,7 @@ export async function sessionsPage(memory: Memory, namespace: string, query: str
   const all = await memory.sessions.list();
   const needle = query.trim().toLowerCase();
   const shown = needle ? all.filter((s) => [s.id, s.title ?? '', s.namespace].some((v) => v.toLowerCase().includes(needle))) : all;
-  const counted = await Promise.all(shown.slice(0, 200).map(async (s) => ({ ...s, messages: (await memory.messages(s.id)).length })));
+  const counted = await withMessageCounts(memory, shown.slice(0, 200));
   const namespaces = new Map<string, { sessions: number; last: number }>();
   for (const s of all) {
     const n = namespaces.get(s.namespace) ?? { sessions: 0, last: 0 };
@@ -29,7 +30,10 @@ export async function sessionPage(memory: Memory, namespace: string, bundle: Exp
   const { session, messages, summaries } = part;
   const factsOf = new Map<string, Fact[]>();
   for (const fact of bundle.facts) for (const id of fact.sourceMessageIds) factsOf.set(id, [...(factsOf.get(id) ?? []), fact]);
-  const summaryOf = (seq: number): Summary[] => summaries.filter((s) => s.level !== 'synopsis' && s.fromSeq <= seq && seq <= s.toSeq);
+  // one pass over each: a long session has thousands of turns and summaries
+  const summariesOf = new Map<number, Summary[]>();
+  for (const s of summaries) if (s.level !== 'synopsis') for (let seq = s.fromSeq; seq <= s.toSeq; seq++) summariesOf.set(seq, [...(summariesOf.get(seq) ?? []), s]);
+  const idOfSeq = new Map(messages.map((m) => [m.seq, m.id]));
   const { pending } = await memory.getContext(session.id, { budgetTokens: 200, touch: false });
   const stats = memory.stats();
   const body = html`<div class="card"><b>${session.title ?? session.id}</b> <span class="dim">${session.id} · namespace ${session.namespace} · created ${when(session.createdAt)} · ${messages.length} messages</span>
@@ -38,10 +42,10 @@ export async function sessionPage(memory: Memory, namespace: string, bundle: Exp
 <div class="card" id="pending"><b>Derivation and freshness</b> <span class="dim">jobs pending ${pending.jobs.length} · summarized through seq ${pending.watermarkSeq} of ${session.lastSeq} · turns not yet summarized ${pending.uncoveredMessages} · results applied since the app started ${stats.derivation.results}</span>
 ${pending.jobs.length ? html`<table><tr><th>job</th><th>turns</th><th>state</th><th>attempts</th><th>error</th></tr>${pending.jobs.map((j) => html`<tr><td>${j.type}</td><td>#${j.fromSeq}–#${j.toSeq}</td><td>${j.state}</td><td>${j.attempts}</td><td>${j.error ?? ''}</td></tr>`)}</table>` : ''}</div>
 <div class="card"><b>Summaries</b><table id="summaries"><tr><th>turns</th><th>level</th><th>text</th></tr>
-${summaries.map((s) => html`<tr id="s-${s.id}"><td><a href="#m-${messages.find((m) => m.seq === s.fromSeq)?.id ?? ''}">#${s.fromSeq}–#${s.toSeq}</a></td><td>${s.level}</td><td>${s.text}</td></tr>`)}</table></div>
+${summaries.map((s) => html`<tr id="s-${s.id}"><td><a href="#m-${idOfSeq.get(s.fromSeq) ?? ''}">#${s.fromSeq}–#${s.toSeq}</a></td><td>${s.level}</td><td>${s.text}</td></tr>`)}</table></div>
 <div class="card"><b>Turns</b><table id="turns"><tr><th>#</th><th>when</th><th>role</th><th>text</th><th>summarized in</th><th>facts from it</th></tr>
 ${messages.map((m) => html`<tr id="m-${m.id}" class="turn"><td>${m.seq}</td><td class="dim">${when(m.createdAt)}</td><td>${m.role}</td><td>${m.content}</td>
-<td>${summaryOf(m.seq).map((s) => html`<a href="#s-${s.id}">#${s.fromSeq}–#${s.toSeq}</a> `)}</td>
+<td>${(summariesOf.get(m.seq) ?? []).map((s) => html`<a href="#s-${s.id}">#${s.fromSeq}–#${s.toSeq}</a> `)}</td>
 <td>${(factsOf.get(m.id) ?? []).map((f) => html`<a class="fact-link" href="/facts?namespace=${encodeURIComponent(session.namespace)}#f-${f.id}">${f.text}</a><br>`)}</td></tr>`)}</table></div>`;
   return layout(session.title ?? session.id, 'session', namespace, body);
 }

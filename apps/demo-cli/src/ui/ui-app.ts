@@ -7,7 +7,7 @@ import { streamText } from 'hono/streaming';
 import type { ContextResult, ExportBundle, Memory } from '@strata/core';
 import { StrataError } from '@strata/core/errors';
 import type { ChatAssistant } from '../chat/assistant.js';
-import type { ChatState } from '../chat/chat-state.js';
+import { draftSession, type ChatState } from '../chat/chat-state.js';
 import { answerTurn } from '../chat/chat-turn.js';
 import type { CliConfig } from '../config.js';
 import { EXPORT_FORMATS } from '../commands/export.js';
@@ -130,7 +130,6 @@ export function createUiApp(deps: UiDeps): Hono {
 
 /** The chat of one browser request: its session (a draft until the first message when none is given). */
 async function chatState(deps: UiDeps, sessionId: string | undefined): Promise<ChatState> {
-  const { draftSession } = await import('../chat/chat-state.js');
   const existing = sessionId ? await deps.memory.sessions.get(sessionId) : null;
   return {
     memory: deps.memory, assistant: deps.assistant, config: deps.config, path: deps.path,
