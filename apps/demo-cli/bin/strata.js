@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // The `strata` command. npm links this file at install, before anything is built; the CLI
-// itself is compiled to dist/ by `npm run build` (run by `npm ci` in the repository).
+// itself is bundled into dist/ by `npm run build` (run by `npm ci` in the repository).
 import { existsSync } from 'node:fs';
+
+// Under --debug a stack names the TypeScript sources, not the minified bundle.
+if (process.argv.includes('--debug')) process.setSourceMapsEnabled(true);
 
 const built = new URL('../dist/bin.js', import.meta.url);
 if (existsSync(built)) {

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 import { createRequire } from 'node:module';
 import { Command } from 'commander';
-import tab from '@bomb.sh/tab/commander';
 import { registerChatCommand } from './commands/chat.js';
 import { registerConfigCommand } from './commands/config.js';
 import { registerDoctorCommand } from './commands/doctor.js';
@@ -79,8 +78,14 @@ registerWorkerCommand(program);
 registerConfigCommand(program);
 registerDoctorCommand(program);
 registerUiCommand(program);
-// `strata completion bash|zsh|fish|powershell` prints a script; the shell then asks `strata complete -- ARGS` (hidden) at each TAB
-tab(program, { completionCommandName: 'completion' });
+// `strata completion bash|zsh|fish|powershell` prints a script; the shell then asks `strata complete -- ARGS` (hidden) at each TAB.
+// The completion library is loaded for those two only; other commands list a stand-in for --help.
+if (given[0] === 'complete' || given[0] === 'completion') {
+  const { default: tab } = await import('@bomb.sh/tab/commander');
+  tab(program, { completionCommandName: 'completion' });
+} else {
+  program.command('completion <shell>').description('Generate shell completion scripts (bash, zsh, fish, powershell)');
+}
 
 // One handler for every failure: a message and a CLI hint (JSON on stderr under --json), the
 // stack only under --debug; exit 0 ok, 1 the user's mistake, 2 a backend is unavailable.

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { StrataError } from '@strata/core/errors';
-import type { Memory, Session } from '@strata/core';
+import type { Memory, Session, SessionStore } from '@strata/core';
 import type { GlobalFlags, LoadedConfig } from './config.js';
 import type { Wiring } from './wiring.js';
 
@@ -29,6 +29,21 @@ export async function withMemory<T>(command: Command, run: (memory: Memory, cont
     return await run(wiring.memory, { ...loaded, wiring, isNamespaceChosen: loaded.sources.namespace !== 'default' });
   } finally {
     await wiring.memory.close();
+  }
+}
+
+/**
+ * Opens only the session store of the config's SQLite file, for a command that reads sessions
+ * and messages (the `sessions` listing): no models, knowledge base or queue are loaded.
+ */
+export async function withSessionStore<T>(command: Command, run: (store: SessionStore, context: LoadedConfig & { isNamespaceChosen: boolean }) => Promise<T>): Promise<T> {
+  const loaded = await configOf(command);
+  const { openSessionStore } = await import('./store-wiring.js');
+  const store = await openSessionStore(loaded.config);
+  try {
+    return await run(store, { ...loaded, isNamespaceChosen: loaded.sources.namespace !== 'default' });
+  } finally {
+    await store.close();
   }
 }
 

@@ -1,13 +1,12 @@
-import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { StrataError } from '@strata/core/errors';
 import { createMemory, createWorkerThreadJobQueue, ExtractiveSummarizer, HashingEmbeddings, LinearThreadSelector, ObservationFactExtractor, TiktokenTokenCounter, type FactExtractor, type JobQueue, type ThreadSelector, type KnowledgeBase, type Memory, type PolicyInput, type Summarizer, type TokenCounter, type Embedder } from '@strata/core';
-import { createSqliteKnowledgeBase, createSqliteSessionStore } from '@strata/store-sqlite';
+import { createSqliteKnowledgeBase } from '@strata/store-sqlite';
 import type { DeriveQueueName, WorkerEvent, WorkerHandle } from '@strata/worker';
 import type { ChatAssistant } from './chat/assistant.js';
 import { OfflineAssistant } from './chat/offline-assistant.js';
 import type { CliConfig } from './config.js';
 import { count, note } from './format/output.js';
+import { memoryFile, openSessionStore, sealed } from './store-wiring.js';
 
 /**
  * The composition root of the `strata` command: the only place that chooses adapters.
@@ -48,12 +47,11 @@ interface Models {
 }
 
 export async function wireMemory(config: CliConfig, options: WireOptions = {}): Promise<Wiring> {
-  const path = options.file === undefined && config.db !== undefined ? requireFolderOf(config.db) : join(ensureDir(config.dataDir), options.file ?? 'memory.sqlite');
+  const path = memoryFile(config, options.file);
   const models = await wireModels(options.offline ? {} : config);
   const knowledge = await wireKnowledge(config, path, models.embeddingsModel);
   const queue = await wireQueue(config, options, models.isOffline);
-  const store = await createSqliteSessionStore({ path, ...sealed(config) });
-  reportNamespaceProblems(store.namespaceProblems());
+  const store = await openSessionStore(config, path);
   const memory = await createMemory({
     store,
     knowledge,
@@ -180,48 +178,4 @@ function requireRedis(config: CliConfig): string {
   throw new StrataError('CONFIG_INVALID', 'strata worker needs Redis: the in-process queue runs inside each strata command', {
     hint: 'Pass --redis-url redis://127.0.0.1:6379 (or set STRATA_REDIS_URL), the same as the app that enqueues the jobs.',
   });
-}
-
-/** The data dir, created if missing. */
-function ensureDir(dir: string): string {
-  if (existsSync(dir) && !statSync(dir).isDirectory()) {
-    throw new StrataError('CONFIG_INVALID', `the data dir ${dir} is a file, not a directory`, {
-      hint: 'Pass --data-dir DIR (or set STRATA_DATA_DIR) with a directory: it is created if missing. `strata config` shows where the current value comes from.',
-    });
-  }
-  try {
-    // owner only: it holds every conversation (directories that exist keep their mode)
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-  } catch (error) {
-    throw new StrataError('BACKEND_UNAVAILABLE', `cannot create the data directory ${dir}`, {
-      hint: 'Pass --data-dir or set STRATA_DATA_DIR to a writable directory.',
-      cause: error,
-    });
-  }
-  return dir;
-}
-
-/** A `--db` file: created if missing, but only in a folder that exists (a typo should not make folders). */
-function requireFolderOf(file: string): string {
-  if (existsSync(file) && statSync(file).isDirectory()) {
-    throw new StrataError('CONFIG_INVALID', `--db ${file} is a directory, not a SQLite file`, { hint: 'Pass the path of a SQLite file (e.g. --db ~/notes/memory.sqlite), or --data-dir for a directory.' });
-  }
-  if (!existsSync(dirname(file))) {
-    throw new StrataError('CONFIG_INVALID', `the folder of --db ${file} does not exist`, { hint: `Create ${dirname(file)} first, or check the path.` });
-  }
-  return file;
-}
-
-/** The file's encryption key, when one is configured (STRATA_ENCRYPTION_KEY or the config file). */
-function sealed(config: CliConfig): { encryptionKey?: string } {
-  return config.encryptionKey === undefined ? {} : { encryptionKey: config.encryptionKey };
-}
-
-/** Namespaces the file held before names had to be exact (found when it was migrated): said on every command, changed never. */
-function reportNamespaceProblems(problems: { namespace: string; problem: string }[]): void {
-  if (problems.length === 0) return;
-  // the characters at fault are invisible: show them escaped
-  const visible = (name: string): string => JSON.stringify(name).replace(/[\p{Cc}\p{Cf}\p{Z}]/gu, (c) => (c === ' ' ? c : `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`));
-  const listed = problems.slice(0, 5).map((p) => `${visible(p.namespace)} ${p.problem}`).join('; ');
-  note(`note: ${count(problems.length, 'namespace')} in this file would be rejected today (${listed}${problems.length > 5 ? '; ...' : ''}). They stay readable by their exact name; to rename one: strata export --all -n NAME -o F, strata forget --all-of-namespace NAME, strata import F -n NEW.`);
 }

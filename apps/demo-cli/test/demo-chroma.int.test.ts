@@ -42,11 +42,18 @@ describe.skipIf(skipReason !== null)(`strata demo with STRATA_CHROMA_URL${skipRe
 
 describe('strata with an unreachable Chroma', () => {
   it('exits 2 (backend unavailable) naming the URL, with a hint', async () => {
-    for (const args of [['--chroma-url', 'http://127.0.0.1:1', 'demo'], ['--chroma-url', 'http://127.0.0.1:1', 'sessions']]) {
+    for (const args of [['--chroma-url', 'http://127.0.0.1:1', 'demo'], ['--chroma-url', 'http://127.0.0.1:1', 'search', 'anything']]) {
       const { code, stderr } = await runCli(args, { env: sandbox.env });
       expect(code).toBe(2);
       expect(stderr).toMatch(/Chroma at http:\/\/127\.0\.0\.1:1 is unreachable/);
       expect(stderr).toMatch(/hint: Start Chroma/);
     }
   }, 60_000);
+
+  it('still lists sessions: the listing reads the SQLite file only', async () => {
+    const { code, stdout, stderr } = await runCli(['--chroma-url', 'http://127.0.0.1:1', 'sessions'], { env: sandbox.env });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/No sessions yet|namespace/);
+  });
 });

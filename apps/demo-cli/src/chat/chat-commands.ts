@@ -44,15 +44,15 @@ export async function runCommand(state: ChatState, line: string): Promise<'exit'
   return command.run(state, arg.trim());
 }
 
-function showHelp(state: ChatState): void {
-  state.print(renderTable(['command', 'does'], Object.values(COMMANDS).map((c) => [c.usage, c.help])));
+async function showHelp(state: ChatState): Promise<void> {
+  state.print(await renderTable(['command', 'does'], Object.values(COMMANDS).map((c) => [c.usage, c.help])));
   state.print(pc.dim('Every command also works with ! instead of / (e.g. !memory).'));
 }
 
 async function listSessions(state: ChatState): Promise<void> {
   const sessions = await state.memory.sessions.list({ namespace: state.session.namespace, limit: 20 });
   const rows = sessions.map((s) => [s.id === state.session.id ? pc.green('*') : '', s.id, clip(s.title ?? '', 40), formatTime(s.updatedAt)]);
-  state.print(renderTable(['', 'id', 'title', 'updated'], rows));
+  state.print(await renderTable(['', 'id', 'title', 'updated'], rows));
 }
 
 async function loadSession(state: ChatState, id: string): Promise<void> {
@@ -98,20 +98,20 @@ async function showMemory(state: ChatState): Promise<void> {
   if (!state.isSessionStored) {
     const facts = await memory.facts.list({ namespace: session.namespace, includeSuperseded: true });
     state.print(pc.dim('this session has no message yet'));
-    if (facts.length) state.print(`\n${pc.bold('Facts')} (namespace ${session.namespace})\n${renderFacts(facts)}`);
+    if (facts.length) state.print(`\n${pc.bold('Facts')} (namespace ${session.namespace})\n${await renderFacts(facts)}`);
     return;
   }
   const context = await memory.getContext(session.id, { budgetTokens: 100_000, query: '', touch: false });
-  state.print(renderTiers(await reportTiers(memory, session, context)));
+  state.print(await renderTiers(await reportTiers(memory, session, context)));
   const facts = await memory.facts.list({ namespace: session.namespace, includeSuperseded: true });
-  if (facts.length) state.print(`\n${pc.bold('Facts')} (namespace ${session.namespace})\n${renderFacts(facts)}`);
+  if (facts.length) state.print(`\n${pc.bold('Facts')} (namespace ${session.namespace})\n${await renderFacts(facts)}`);
 }
 
 async function search(state: ChatState, query: string): Promise<void> {
   if (!query) throw new StrataError('INVALID_INPUT', '/search needs a query', { hint: 'e.g. /search hiking' });
   const hits = await state.memory.search({ namespace: state.session.namespace, query, k: 8, touch: false });
   if (!hits.length) return state.print(pc.dim('nothing found'));
-  state.print(renderTable(['kind', 'date', 'text'], hits.map((h) => [h.kind, formatDay(h.createdAt), clip(h.text, 80)])));
+  state.print(await renderTable(['kind', 'date', 'text'], hits.map((h) => [h.kind, formatDay(h.createdAt), clip(h.text, 80)])));
 }
 
 /**

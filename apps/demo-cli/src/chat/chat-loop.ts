@@ -16,7 +16,7 @@ import { UTF8_HINT, utf8Lines, type InputLine } from './utf8-lines.js';
 export async function runChatLoop(state: ChatState, input: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin): Promise<void> {
   if (state.isInteractive) await readTerminal(state, input);
   else await readPipe(state, input);
-  const spinner = startSpinner('finishing summaries and facts');
+  const spinner = await startSpinner('finishing summaries and facts');
   await state.memory.flush();
   spinner.succeed('memory up to date');
   if (!state.isSessionStored) return state.print('\nnothing was stored: no message was sent');

@@ -25,7 +25,7 @@ export async function answerTurn(state: ChatState, text: string, onText?: (piece
   const profile = assistant.isOffline && isAboutTheUser(text) ? await readProfile(memory, session.namespace, session.id) : undefined;
   const turn = { message: text, context, related, ...(profile ? { profile } : {}) };
   let reply = '';
-  const spinner = assistant.isOffline || onText ? undefined : startSpinner(`asking ${assistant.label}`);
+  const spinner = assistant.isOffline || onText ? undefined : await startSpinner(`asking ${assistant.label}`);
   try {
     if (onText && assistant.stream) {
       for await (const piece of assistant.stream(turn)) {

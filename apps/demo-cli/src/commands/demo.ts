@@ -47,7 +47,7 @@ export async function runDemo(config: CliConfig, print: Print = (line = '') => p
     await printFacts(memory, print);
     await memory.append(second.id, DEMO_QUESTION);
     const context = await memory.getContext(second.id, { budgetTokens: 600 });
-    printContext(context, print);
+    await printContext(context, print);
     print(`\n${pc.bold('Where the data lives:')} ${storage}`);
     print(pc.dim(`  explore it: strata --db ${path} sessions (then show, inspect, search, chat --continue)`));
     print(pc.dim('  or open it with any SQLite client, e.g. sqlite3 <file> "select seq, role, content from messages"'));
@@ -98,13 +98,13 @@ async function printPromotions(memory: Memory, session: Session, seen: Set<strin
 async function printFacts(memory: Memory, print: Print): Promise<void> {
   const facts = await memory.facts.list({ namespace: DEMO_NAMESPACE, includeSuperseded: true });
   print(`\n${pc.bold('Long-term facts')} (namespace "${DEMO_NAMESPACE}", with history)`);
-  print(renderFacts(facts));
+  print(await renderFacts(facts));
 }
 
-function printContext(context: ContextResult, print: Print): void {
+async function printContext(context: ContextResult, print: Print): Promise<void> {
   print(`\n${pc.bold('Context for:')} "${context.query}"`);
   print(pc.dim(`budget ${context.budgetTokens} tokens, used ${context.tokens}, ${context.messages.length} messages`));
   print(renderContextMessages(context));
   print(`\n${pc.bold('Manifest')} (every candidate, in or out, and why)`);
-  print(renderManifest(context));
+  print(await renderManifest(context));
 }

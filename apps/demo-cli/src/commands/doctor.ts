@@ -35,7 +35,7 @@ export function registerDoctorCommand(program: Command): void {
       if (options.json) printJson({ ok, checks });
       else {
         const mark: Record<Status, string> = { ok: pc.green('ok'), warn: pc.yellow('warn'), fail: pc.red('fail'), skip: pc.dim('skip') };
-        print(renderTable(['check', 'status', 'detail'], checks.map((c) => [c.check, mark[c.status], c.detail])));
+        print(await renderTable(['check', 'status', 'detail'], checks.map((c) => [c.check, mark[c.status], c.detail])));
         for (const c of checks.filter((c) => c.hint)) print(`${c.status === 'fail' ? pc.red('fix') : pc.yellow('fix')} ${c.check}: ${c.hint}`);
         print(ok ? pc.green('\nstrata is ready.') : pc.red('\nstrata cannot run as configured: fix the checks marked fail.'));
       }

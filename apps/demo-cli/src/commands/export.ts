@@ -46,7 +46,7 @@ async function exportOne(memory: Memory, id: string, format: ExportFormat): Prom
 /** Session by session, with progress; json merges the bundles so that one import restores them all. */
 async function exportAll(memory: Memory, { config, isNamespaceChosen }: MemoryContext, format: ExportFormat): Promise<string> {
   const sessions = await memory.sessions.list(isNamespaceChosen ? { namespace: config.namespace } : {});
-  const progress = startProgress('exporting', sessions.length, 'sessions');
+  const progress = await startProgress('exporting', sessions.length, 'sessions');
   const parts: string[] = [];
   try {
     for (const session of [...sessions].reverse()) {

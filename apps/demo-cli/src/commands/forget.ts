@@ -39,7 +39,7 @@ function registerForget(program: Command): void {
         const report = await memory.forget(target);
         await memory.flush();
         if (options.json) return printJson(report);
-        print(renderForget(report));
+        print(await renderForget(report));
       });
     });
 }
@@ -77,7 +77,7 @@ function registerReindex(program: Command): void {
     .option('--json', 'print the report as JSON')
     .action(async (options: { json?: boolean }, command: Command) =>
       withMemory(command, async (memory) => {
-        const spinner = startSpinner('re-embedding turns, summaries and facts');
+        const spinner = await startSpinner('re-embedding turns, summaries and facts');
         const report = await memory.reindex().catch((error: unknown) => {
           spinner.fail('reindex failed');
           throw error;
@@ -108,8 +108,8 @@ function describeTarget(target: ForgetTarget): string {
   return `every session and fact of namespace "${target.namespace}"`;
 }
 
-function renderForget(r: ForgetReport): string {
-  return renderTable(['forgotten', 'count'], [
+async function renderForget(r: ForgetReport): Promise<string> {
+  return await renderTable(['forgotten', 'count'], [
     ['sessions', String(r.sessions)],
     ['messages', String(r.messages)],
     ['summaries', String(r.summaries)],

@@ -53,7 +53,7 @@ async function importBundle(memory: Memory, bundle: ExportBundle, options: Impor
     }
   }
   const parts = splitBundle(bundle);
-  const progress = startProgress('importing', bundle.sessions.reduce((n, s) => n + s.messages.length, 0), 'messages');
+  const progress = await startProgress('importing', bundle.sessions.reduce((n, s) => n + s.messages.length, 0), 'messages');
   const total: ImportReport = { sessions: 0, sessionIds: [], messages: 0, summaries: 0, facts: 0, skipped: { sessions: 0, facts: 0 }, superseded: 0 };
   const imported = total.sessionIds; // what undoImport forgets if a later part fails
   try {
@@ -98,7 +98,7 @@ async function undoImport(memory: Memory, sessionIds: string[], error: unknown):
 async function importTranscript(memory: Memory, messages: ReturnType<typeof readTranscript>, target: { namespace: string; title: string }): Promise<ImportReport & { sessionId: string }> {
   if (!messages.length) throw new StrataError('INVALID_INPUT', 'the file holds no messages', { hint: 'Pass a JSON bundle from strata export, or a JSONL file with one {"role","content"} per line.' });
   const session = await memory.sessions.create(target);
-  const progress = startProgress('importing', messages.length, 'messages');
+  const progress = await startProgress('importing', messages.length, 'messages');
   try {
     for (let i = 0; i < messages.length; i += APPEND_BATCH) {
       const batch = messages.slice(i, i + APPEND_BATCH);
@@ -117,7 +117,7 @@ async function importTranscript(memory: Memory, messages: ReturnType<typeof read
 
 /** Waits for derivation (summaries, facts) to catch up, with a "deriving" bar on a terminal. */
 async function flushWithBar(memory: Memory): Promise<void> {
-  const bar = startDerivationBar('deriving');
+  const bar = await startDerivationBar('deriving');
   try {
     await memory.flush({ onProgress: (progress) => bar.update(progress) });
   } finally {

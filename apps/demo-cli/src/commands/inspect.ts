@@ -34,9 +34,9 @@ export async function reportTiers(memory: Memory, session: Session, context: Con
 }
 
 /** One line per tier, for people. */
-export function renderTiers(t: TierReport): string {
+export async function renderTiers(t: TierReport): Promise<string> {
   const jobs = t.pending.jobs;
-  return renderTable(['tier', 'holds'], [
+  return await renderTable(['tier', 'holds'], [
     ['immediate', `${count(t.immediate, 'turn')} verbatim (watermark seq ${t.pending.watermarkSeq})`],
     ['working', `${count(t.working.summaries, 'summary', 'summaries')}${t.working.synopsis ? ' + rolling synopsis' : ''}`],
     ['long-term', `${t.longTerm.current} current facts, ${t.longTerm.superseded} superseded (namespace)`],
@@ -74,14 +74,14 @@ export function registerInspectCommand(program: Command): void {
           return printJson({ session, tiers, topics, context: { query: context.query, budgetTokens: context.budgetTokens, tokens: context.tokens, messages: contextMessagesJson(context), manifest: context.manifest } });
         }
         print(`${pc.bold(session.title ?? session.id)} ${pc.dim(`${session.id} · namespace ${session.namespace}`)}\n`);
-        print(renderTiers(tiers));
+        print(await renderTiers(tiers));
         print(`\n${pc.bold('Topics')} (decay and cold storage)`);
-        print(renderTopics(topics));
+        print(await renderTopics(topics));
         print(`\n${pc.bold('Context for:')} "${context.query}"`);
-        print(renderTable(['budget', 'tokens'], budgetRows(context)));
+        print(await renderTable(['budget', 'tokens'], budgetRows(context)));
         if (options.showContext) print(`\n${renderContextMessages(context)}`);
         print(`\n${pc.bold('Manifest')} (every candidate, in or out, and why)`);
-        print(renderManifest(context));
+        print(await renderManifest(context));
       }),
     );
 }

@@ -25,7 +25,7 @@ export function registerSearchCommands(program: Command): void {
         const hits = await whileWaiting('searching (the first search loads the index)', memory.search({ namespace: config.namespace, query, k: options.limit, touch: options.touch === true, ...(kinds ? { kinds } : {}) }));
         if (options.json) return printJson(hits);
         if (!hits.length) return print(`Nothing found in namespace "${config.namespace}".`);
-        print(renderTable(['kind', 'score', 'date', 'session', 'text'], hits.map((h) => [h.kind, h.score.toFixed(4), formatDay(h.createdAt), h.sessionId ?? '', clip(h.text, 70)])));
+        print(await renderTable(['kind', 'score', 'date', 'session', 'text'], hits.map((h) => [h.kind, h.score.toFixed(4), formatDay(h.createdAt), h.sessionId ?? '', clip(h.text, 70)])));
       }),
     );
 
@@ -39,7 +39,7 @@ export function registerSearchCommands(program: Command): void {
         const facts = await memory.facts.list({ namespace: config.namespace, includeSuperseded: options.all === true });
         if (options.json) return printJson(facts);
         if (!facts.length) return print(`No facts in namespace "${config.namespace}" yet.`);
-        print(renderFacts(facts));
+        print(await renderFacts(facts));
         if (!options.all) print(pc.dim('current facts only; --all adds the superseded ones'));
       }),
     );

@@ -4,7 +4,7 @@ import { pc } from '../format/colors.js';
 import { confirm } from '../format/confirm.js';
 import { count, formatTime, print, printJson } from '../format/output.js';
 import { clip, renderTable } from '../format/table.js';
-import { positiveInt, requireSession, withMemory } from '../run-command.js';
+import { positiveInt, requireSession, withMemory, withSessionStore } from '../run-command.js';
 import { withMessageCounts } from '../session-counts.js';
 
 /** Sessions `strata sessions` lists unless told otherwise. */
@@ -20,14 +20,15 @@ export function registerSessionCommands(program: Command): void {
     .option('--all', 'every session, however many')
     .option('--json', 'print JSON: { sessions, total, more }')
     .action(async (options: { limit: number; all?: boolean; json?: boolean }, command: Command) =>
-      withMemory(command, async (memory, { config, isNamespaceChosen }) => {
-        const all = await memory.sessions.list(isNamespaceChosen ? { namespace: config.namespace } : {});
+      // the store alone: a listing needs neither the models, the knowledge base nor the queue
+      withSessionStore(command, async (store, { config, isNamespaceChosen }) => {
+        const all = await store.sessions(isNamespaceChosen ? { namespace: config.namespace } : {});
         const page = options.all ? all : all.slice(0, options.limit);
-        const counted = await withMessageCounts(memory, page);
+        const counted = await withMessageCounts((sessionId) => store.messages({ sessionId }), page);
         const more = all.length - page.length;
         if (options.json) return printJson({ sessions: counted, total: all.length, more });
         if (!counted.length) return print(`No sessions yet. Start one with ${pc.bold('strata chat')}.`);
-        print(renderTable(['id', 'namespace', 'title', 'messages', 'updated'], counted.map((s) => [s.id, s.namespace, clip(s.title ?? '', 40), String(s.messages), formatTime(s.updatedAt)])));
+        print(await renderTable(['id', 'namespace', 'title', 'messages', 'updated'], counted.map((s) => [s.id, s.namespace, clip(s.title ?? '', 40), String(s.messages), formatTime(s.updatedAt)])));
         if (more > 0) print(pc.dim(`${count(more, 'more session')} (${all.length} in all): --limit ${Math.min(all.length, options.limit * 2)} or --all shows more`));
       }),
     );

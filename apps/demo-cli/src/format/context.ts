@@ -8,7 +8,7 @@ export function renderContextMessages(context: ContextResult): string {
 }
 
 /** Every candidate of a context, in or out, with its tier, cost and reason. */
-export function renderManifest(context: ContextResult): string {
+export async function renderManifest(context: ContextResult): Promise<string> {
   const rows = context.manifest.map((m) => [
     m.included ? pc.green('in') : pc.red('out'),
     m.tier,
@@ -17,7 +17,7 @@ export function renderManifest(context: ContextResult): string {
     m.score === undefined ? '' : m.score.toFixed(4),
     clip(m.reason, 60),
   ]);
-  return renderTable(['', 'tier', 'kind', 'tokens', 'score', 'reason'], rows);
+  return await renderTable(['', 'tier', 'kind', 'tokens', 'score', 'reason'], rows);
 }
 
 /** The assembled messages as `--json` prints them: role, a `memory` flag on strata's system message, content. */

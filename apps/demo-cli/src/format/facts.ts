@@ -4,7 +4,7 @@ import { formatDay } from './output.js';
 import { clip, renderTable } from './table.js';
 
 /** Facts with their validity: current, or superseded and since when. */
-export function renderFacts(facts: Fact[]): string {
+export async function renderFacts(facts: Fact[]): Promise<string> {
   const rows = facts.map((f) => [
     f.validTo === undefined ? pc.green('current') : pc.yellow('superseded'),
     `${f.subject} · ${f.predicate}`,
@@ -12,5 +12,5 @@ export function renderFacts(facts: Fact[]): string {
     formatDay(f.validFrom),
     f.validTo === undefined ? '' : formatDay(f.validTo),
   ]);
-  return renderTable(['state', 'slot', 'value', 'from', 'until'], rows);
+  return await renderTable(['state', 'slot', 'value', 'from', 'until'], rows);
 }

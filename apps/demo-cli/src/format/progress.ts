@@ -1,6 +1,14 @@
-import cliProgress from 'cli-progress';
-import yoctoSpinner from 'yocto-spinner';
+import type cliProgress from 'cli-progress';
 import type { DerivationProgress } from '@strata/core';
+
+// The spinner and bar libraries are loaded when one is shown on a terminal: about 20 ms of
+// start-up that a piped command, or one that never waits, does not pay.
+const spinners = async () => (await import('yocto-spinner')).default;
+const bars = async (): Promise<typeof cliProgress> => {
+  // CommonJS: its exports are the module's default under Node, and also its named exports under a bundler
+  const loaded = (await import('cli-progress')) as typeof cliProgress & { default?: typeof cliProgress };
+  return loaded.default ?? loaded;
+};
 
 /** Long work shows a spinner on a terminal (stderr), and nothing when piped. */
 export interface Spinner {
@@ -10,9 +18,9 @@ export interface Spinner {
   clear(): void;
 }
 
-export function startSpinner(text: string): Spinner {
+export async function startSpinner(text: string): Promise<Spinner> {
   if (!process.stderr.isTTY) return { succeed: () => undefined, fail: () => undefined, clear: () => undefined };
-  const spinner = yoctoSpinner({ text, stream: process.stderr, handleSignals: false }).start();
+  const spinner = (await spinners())({ text, stream: process.stderr, handleSignals: false }).start();
   return { succeed: (done) => spinner.success(done), fail: (failed) => spinner.error(failed), clear: () => void spinner.stop() };
 }
 
@@ -25,11 +33,17 @@ const SPINNER_AFTER_MS = 300;
  */
 export async function whileWaiting<T>(text: string, work: Promise<T>, stream: NodeJS.WriteStream = process.stderr): Promise<T> {
   if (!stream.isTTY) return work;
-  let spinner: ReturnType<typeof yoctoSpinner> | undefined;
-  const timer = setTimeout(() => (spinner = yoctoSpinner({ text, stream, handleSignals: false }).start()), SPINNER_AFTER_MS);
+  let isDone = false;
+  let spinner: { stop(): unknown } | undefined;
+  const show = async (): Promise<void> => {
+    const made = (await spinners())({ text, stream, handleSignals: false });
+    if (!isDone) spinner = made.start();
+  };
+  const timer = setTimeout(() => void show(), SPINNER_AFTER_MS);
   try {
     return await work;
   } finally {
+    isDone = true;
     clearTimeout(timer);
     spinner?.stop();
   }
@@ -41,8 +55,9 @@ export interface Progress {
 }
 
 /** A progress bar on stderr when it is a terminal; silent otherwise. */
-export function startProgress(label: string, total: number, unit: string): Progress {
+export async function startProgress(label: string, total: number, unit: string): Promise<Progress> {
   if (!process.stderr.isTTY) return { increment: () => undefined, stop: () => undefined };
+  const cliProgress = await bars();
   const bar = new cliProgress.SingleBar(
     { format: `${label} [{bar}] {percentage}% | {value}/{total} ${unit} | eta {eta}s`, stream: process.stderr, hideCursor: true, clearOnComplete: false },
     cliProgress.Presets.shades_classic,
@@ -62,8 +77,9 @@ export interface DerivationBar {
  * is a terminal; silent otherwise. It appears with the first event that shows work left, so
  * a flush with nothing to wait for draws nothing.
  */
-export function startDerivationBar(label: string): DerivationBar {
+export async function startDerivationBar(label: string): Promise<DerivationBar> {
   if (!process.stderr.isTTY) return { update: () => undefined, stop: () => undefined };
+  const cliProgress = await bars();
   let bar: cliProgress.SingleBar | undefined;
   const update = (p: DerivationProgress): void => {
     const jobs = { jobs: p.failedJobs ? `${p.pendingJobs} jobs left, ${p.failedJobs} failed` : `${p.pendingJobs} jobs left` };

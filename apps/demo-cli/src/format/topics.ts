@@ -3,9 +3,9 @@ import { pc } from './colors.js';
 import { clip, renderTable } from './table.js';
 
 /** One row per topic: state, memory type, decay and storage (`strata inspect`). */
-export function renderTopics(topics: readonly TopicReport[]): string {
+export async function renderTopics(topics: readonly TopicReport[]): Promise<string> {
   if (topics.length === 0) return pc.dim('(no topics yet: turns are placed in topics once ingested)');
-  return renderTable(
+  return await renderTable(
     ['topic', 'state', 'memory', 'half-life', 'priority', 'importance', 'accesses', 'active', 'compressed', 'stored / text'],
     topics.map((t) => [
       clip(t.title, 36),

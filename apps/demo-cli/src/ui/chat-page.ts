@@ -6,7 +6,7 @@ import { layout, when, type Html } from './layout.js';
 /** The chat: recent sessions on the left, the conversation, and what memory went into the last reply. */
 export async function chatPage(memory: Memory, namespace: string, assistantLabel: string, sessionId: string | undefined): Promise<Html> {
   const sessions = await memory.sessions.list({ namespace, limit: 30 });
-  const counted = await withMessageCounts(memory, sessions);
+  const counted = await withMessageCounts((id) => memory.messages(id), sessions);
   const current = sessionId ? counted.find((s) => s.id === sessionId) : undefined;
   const messages = current ? await memory.messages(current.id, { last: 200 }) : [];
   const body = html`<div class="cols">

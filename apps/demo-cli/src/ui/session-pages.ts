@@ -8,7 +8,7 @@ export async function sessionsPage(memory: Memory, namespace: string, query: str
   const all = await memory.sessions.list();
   const needle = query.trim().toLowerCase();
   const shown = needle ? all.filter((s) => [s.id, s.title ?? '', s.namespace].some((v) => v.toLowerCase().includes(needle))) : all;
-  const counted = await withMessageCounts(memory, shown.slice(0, 200));
+  const counted = await withMessageCounts((id) => memory.messages(id), shown.slice(0, 200));
   const namespaces = new Map<string, { sessions: number; last: number }>();
   for (const s of all) {
     const n = namespaces.get(s.namespace) ?? { sessions: 0, last: 0 };

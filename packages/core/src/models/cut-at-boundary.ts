@@ -9,7 +9,9 @@ const NO_SPACE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script
 const CLAUSE_END = /[,;:](?=\s)|[、，；：]|\s[–—-]\s/gu;
 // A clause cut is preferred unless it throws away much more than the word cut would.
 const CLAUSE_KEEPS = 0.6;
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
+// made on the first cut: ICU's word segmenter loads its dictionaries (about 18 ms), which an
+// import of strata that never shortens a text should not pay
+let segmenter: Intl.Segmenter | undefined;
 
 /**
  * Offsets that end a word: before whitespace, and between words of a script without spaces
@@ -17,6 +19,7 @@ const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
  */
 function wordEnds(text: string): number[] {
   const ends: number[] = [];
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
   for (const { segment, index } of segmenter.segment(text)) {
     const end = index + segment.length;
     if (end >= text.length || /^\s+$/u.test(segment)) continue;
