@@ -28,6 +28,12 @@ export class TiktokenTokenCounter implements TokenCounter {
   /** Loaded when the first counter is made (about 250 ms, once per process), not when strata is imported. */
   private readonly countTokens = o200k().countTokens;
 
+  constructor() {
+    // the first count compiles the pre-tokenizer's expression (about 13 ms): part of loading
+    // the tokenizer, not of the first context an app asks for
+    this.countTokens('Warm up: 1 line.', AS_PLAIN_TEXT);
+  }
+
   count(text: string): number {
     if (text.length === 0) return 0;
     if (text.length >= CACHEABLE_LENGTH) return this.countLong(text);
