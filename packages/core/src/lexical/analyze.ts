@@ -38,9 +38,23 @@ export function analyzeText(text: string): string[] {
     if (stop.has(word)) continue;
     const base = word.endsWith("'s") ? word.slice(0, -2) : word;
     if (base.length === 0 || stop.has(base)) continue;
-    terms.push(stemmer(base));
+    terms.push(stemOf(base));
   }
   return terms;
+}
+
+/** Stems seen lately: the Porter stemmer runs a dozen regular expressions per word, and a conversation reuses its words. */
+const stems = new Map<string, string>();
+/** Distinct words kept (a few MB at most); past it the cache starts over. */
+const STEM_CACHE_WORDS = 50_000;
+
+function stemOf(word: string): string {
+  const known = stems.get(word);
+  if (known !== undefined) return known;
+  if (stems.size >= STEM_CACHE_WORDS) stems.clear();
+  const stem = stemmer(word);
+  stems.set(word, stem);
+  return stem;
 }
 
 /** Whether a lower-cased word is a stop word under strata's lexical rules. */
