@@ -79,8 +79,8 @@ registerConfigCommand(program);
 registerDoctorCommand(program);
 registerUiCommand(program);
 // `strata completion bash|zsh|fish|powershell` prints a script; the shell then asks `strata complete -- ARGS` (hidden) at each TAB.
-// The completion library is loaded for those two only; other commands list a stand-in for --help.
-if (given[0] === 'complete' || given[0] === 'completion') {
+// The completion library is loaded only when either word is given (after global options too); otherwise a stand-in lists it in --help.
+if (given.includes('complete') || given.includes('completion')) {
   const { default: tab } = await import('@bomb.sh/tab/commander');
   tab(program, { completionCommandName: 'completion' });
 } else {

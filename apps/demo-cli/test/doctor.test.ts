@@ -84,5 +84,11 @@ describe('strata completion', () => {
     expect(options.stdout).toMatch(/^--limit/m);
     const unknown = await runCli(['completion', 'tcsh'], { env: sandbox.env });
     expect(unknown.code).toBe(1);
+    // after a global option too (the completion library is loaded only when the word is given)
+    const afterOption = await runCli(['--namespace', 'work', 'completion', 'bash'], { env: sandbox.env });
+    expect(afterOption.code, afterOption.stderr).toBe(0);
+    expect(afterOption.stdout).toMatch(/strata complete --/);
+    const help = await runCli(['--help'], { env: sandbox.env });
+    expect(help.stdout).toMatch(/^\s+completion <shell>\s+Generate shell completion scripts/m);
   });
 });
