@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer';
+import { boundedMemo } from '../models/bounded-memo.js';
 import { loadOnFirstUse } from '../models/load-on-first-use.js';
 
 // stopword ships CommonJS without type declarations; its English list is a plain string[]. It
@@ -11,16 +12,16 @@ const stopwordLists = loadOnFirstUse<{ eng: string[] }>('stopword');
  */
 const TEMPORAL_WORDS: ReadonlySet<string> = new Set(['now', 'still', 'before', 'after']);
 
-let stopWords: ReadonlySet<string> | undefined;
+let loadedStopWords: ReadonlySet<string> | undefined;
 
-const stopWordsOf = (): ReadonlySet<string> => new Set([
+const stopWords = (): ReadonlySet<string> => (loadedStopWords ??= new Set([
   ...stopwordLists().eng.filter((word) => !TEMPORAL_WORDS.has(word)),
   // contractions and chat filler the stock list lacks
   "i'm", "i've", "i'd", "i'll", 'im', 'ive', 'id', 'ill', 'dont', "don't", 'doesnt', "doesn't",
   'yeah', 'yes', 'ok', 'okay', 'oh', 'um', 'uh', 'hmm', 'just', 'really', 'also', 'got',
   'get', 'gets', 'thing', 'things', 'like', 'well', 'would', 'could', 'should', 'can', 'will',
   'me', 'my', 'mine', 'you', 'your', 'yours', 'am', 'us', 'let', "let's", 'lets', 'know',
-]);
+]));
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 
@@ -30,7 +31,7 @@ const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
  * adapters (FTS5) to build their query terms, so scores agree across stores.
  */
 export function analyzeText(text: string): string[] {
-  const stop = (stopWords ??= stopWordsOf());
+  const stop = stopWords();
   const terms: string[] = [];
   // match() gives the words alone: matchAll built a match object per word, on every search and every indexed text
   for (const found of text.toLowerCase().normalize('NFKC').match(WORD) ?? []) {
@@ -43,21 +44,10 @@ export function analyzeText(text: string): string[] {
   return terms;
 }
 
-/** Stems seen lately: the Porter stemmer runs a dozen regular expressions per word, and a conversation reuses its words. */
-const stems = new Map<string, string>();
-/** Distinct words kept (a few MB at most); past it the cache starts over. */
-const STEM_CACHE_WORDS = 50_000;
-
-function stemOf(word: string): string {
-  const known = stems.get(word);
-  if (known !== undefined) return known;
-  if (stems.size >= STEM_CACHE_WORDS) stems.clear();
-  const stem = stemmer(word);
-  stems.set(word, stem);
-  return stem;
-}
+/** Stems of the last 50k distinct words: the Porter stemmer runs a dozen regular expressions per word, and a conversation reuses its words. */
+const stemOf = boundedMemo(50_000, stemmer);
 
 /** Whether a lower-cased word is a stop word under strata's lexical rules. */
 export function isStopWord(word: string): boolean {
-  return (stopWords ??= stopWordsOf()).has(word.toLowerCase());
+  return stopWords().has(word.toLowerCase());
 }

@@ -1,5 +1,6 @@
 import type * as O200k from 'gpt-tokenizer/encoding/o200k_base';
 import type { TokenCounter } from '../ports/models.js';
+import { boundedMemo } from './bounded-memo.js';
 import { loadOnFirstUse } from './load-on-first-use.js';
 
 const o200k = loadOnFirstUse<typeof O200k>('gpt-tokenizer/encoding/o200k_base');
@@ -24,9 +25,9 @@ const AS_PLAIN_TEXT = { allowedSpecial: new Set<string>(), disallowedSpecial: ne
  */
 export class TiktokenTokenCounter implements TokenCounter {
   readonly name = 'tiktoken:o200k_base';
-  private readonly cache = new Map<string, number>();
   /** Loaded when the first counter is made (about 250 ms, once per process), not when strata is imported. */
   private readonly countTokens = o200k().countTokens;
+  private readonly countShort = boundedMemo(CACHE_LIMIT, (text: string) => this.countTokens(text, AS_PLAIN_TEXT));
 
   constructor() {
     // the first count compiles the pre-tokenizer's expression (about 13 ms): part of loading
@@ -36,12 +37,7 @@ export class TiktokenTokenCounter implements TokenCounter {
 
   count(text: string): number {
     if (text.length === 0) return 0;
-    if (text.length >= CACHEABLE_LENGTH) return this.countLong(text);
-    const cached = this.cache.get(text);
-    if (cached !== undefined) return cached;
-    const count = this.countTokens(text, AS_PLAIN_TEXT);
-    this.remember(text, count);
-    return count;
+    return text.length >= CACHEABLE_LENGTH ? this.countLong(text) : this.countShort(text);
   }
 
   /**
@@ -66,14 +62,6 @@ export class TiktokenTokenCounter implements TokenCounter {
 
   private countPart(part: string): number {
     return part.length < CACHEABLE_LENGTH ? this.count(part) : this.countTokens(part, AS_PLAIN_TEXT);
-  }
-
-  private remember(text: string, count: number): void {
-    if (this.cache.size >= CACHE_LIMIT) {
-      const oldest = this.cache.keys().next();
-      if (oldest.done !== true) this.cache.delete(oldest.value);
-    }
-    this.cache.set(text, count);
   }
 }
 

@@ -1,21 +1,15 @@
+import { boundedMemo } from '../models/bounded-memo.js';
+
 /** `2026-11-20` (UTC): dates in memory lines, so the model can reason about time. */
 export function formatDay(epochMs: number): string {
-  // the edges of Date's range (and NaN) are formatted each time, never cached under a day
-  if (!(Math.abs(epochMs) < MAX_CACHED_MS)) return isoTime(epochMs).slice(0, 10);
-  const day = Math.floor(epochMs / DAY_MS);
-  const known = days.get(day);
-  if (known !== undefined) return known;
-  const formatted = isoTime(epochMs).slice(0, 10);
-  if (days.size >= DAY_CACHE_SIZE) days.clear();
-  days.set(day, formatted);
-  return formatted;
+  // the edges of Date's range (and NaN) are formatted each time, never kept under a day
+  return Math.abs(epochMs) < MAX_KEPT_MS ? dayText(Math.floor(epochMs / DAY_MS)) : isoTime(epochMs).slice(0, 10);
 }
 
 const DAY_MS = 86_400_000;
-const MAX_CACHED_MS = 8.64e15 - DAY_MS;
+const MAX_KEPT_MS = 8.64e15 - DAY_MS;
 /** Days formatted lately: every memory line carries one, and a context's lines share a few (a Date per line was 3 % of getContext). */
-const days = new Map<number, string>();
-const DAY_CACHE_SIZE = 4_096;
+const dayText = boundedMemo(4_096, (day: number) => isoTime(day * DAY_MS).slice(0, 10));
 
 /** The time as ISO 8601, or "invalid time (value)" for one a Date cannot hold (a record stored before times were checked). */
 export function isoTime(epochMs: number): string {
