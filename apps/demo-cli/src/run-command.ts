@@ -10,10 +10,24 @@ export async function configOf(command: Command): Promise<LoadedConfig> {
   return loadConfig(command.optsWithGlobals<GlobalFlags>());
 }
 
-export interface MemoryContext extends LoadedConfig {
-  wiring: Wiring;
+export interface CommandContext extends LoadedConfig {
   /** False when the namespace is only the default: listing commands then show every namespace. */
   isNamespaceChosen: boolean;
+}
+
+export interface MemoryContext extends CommandContext {
+  wiring: Wiring;
+}
+
+/** The config, opened as `open` says, passed to `run`, and closed whatever `run` does. */
+async function withOpened<R extends { close(): Promise<void> }, T>(command: Command, open: (loaded: LoadedConfig) => Promise<R>, run: (opened: R, context: CommandContext) => Promise<T>): Promise<T> {
+  const loaded = await configOf(command);
+  const opened = await open(loaded);
+  try {
+    return await run(opened, { ...loaded, isNamespaceChosen: loaded.sources.namespace !== 'default' });
+  } finally {
+    await opened.close();
+  }
 }
 
 /**
@@ -22,29 +36,19 @@ export interface MemoryContext extends LoadedConfig {
  * not load it.
  */
 export async function withMemory<T>(command: Command, run: (memory: Memory, context: MemoryContext) => Promise<T>): Promise<T> {
-  const loaded = await configOf(command);
-  const { wireMemory } = await import('./wiring.js');
-  const wiring = await wireMemory(loaded.config);
-  try {
-    return await run(wiring.memory, { ...loaded, wiring, isNamespaceChosen: loaded.sources.namespace !== 'default' });
-  } finally {
-    await wiring.memory.close();
-  }
+  const open = async (loaded: LoadedConfig): Promise<Wiring & { close(): Promise<void> }> => {
+    const wiring = await (await import('./wiring.js')).wireMemory(loaded.config);
+    return { ...wiring, close: () => wiring.memory.close() };
+  };
+  return withOpened(command, open, (wiring, context) => run(wiring.memory, { ...context, wiring }));
 }
 
 /**
  * Opens only the session store of the config's SQLite file, for a command that reads sessions
  * and messages (the `sessions` listing): no models, knowledge base or queue are loaded.
  */
-export async function withSessionStore<T>(command: Command, run: (store: SessionStore, context: LoadedConfig & { isNamespaceChosen: boolean }) => Promise<T>): Promise<T> {
-  const loaded = await configOf(command);
-  const { openSessionStore } = await import('./store-wiring.js');
-  const store = await openSessionStore(loaded.config);
-  try {
-    return await run(store, { ...loaded, isNamespaceChosen: loaded.sources.namespace !== 'default' });
-  } finally {
-    await store.close();
-  }
+export async function withSessionStore<T>(command: Command, run: (store: SessionStore, context: CommandContext) => Promise<T>): Promise<T> {
+  return withOpened(command, async (loaded) => (await import('./store-wiring.js')).openSessionStore(loaded.config), run);
 }
 
 /** Parses a positive integer option; commander reports a bad value as a usage error (exit 1). */
