@@ -38,9 +38,9 @@ export type { UsageListener } from './ports/models.js';
 
 export { analyzeText, isStopWord } from './lexical/analyze.js';
 export { Bm25Index } from './lexical/bm25-index.js';
-export type { Bm25Dump } from './lexical/bm25-index.js';
+export type { Bm25Dump, Bm25Image } from './lexical/bm25-index.js';
 export { decodeLexicalDump, encodeLexicalDump, lexicalRulesFingerprint } from './lexical/lexical-snapshot.js';
-export type { LexicalDump, LexicalEntry } from './lexical/lexical-snapshot.js';
+export type { LexicalDump, LexicalEntry, LexicalImage } from './lexical/lexical-snapshot.js';
 export { turnLexicalText } from './lexical/turn-lexical-text.js';
 export type { TurnLexicalFields } from './lexical/turn-lexical-text.js';
 export { factLexicalText, isProfilePredicate } from './lexical/fact-lexical-text.js';

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { decodeLexicalDump, lexicalRulesFingerprint } from '@strata/core';
-import type { LexicalDump, StoreOp } from '@strata/core';
+import type { LexicalImage, StoreOp } from '@strata/core';
 
 /** The largest rowid of each table a snapshot holds the rows of. */
 export interface SnapshotMarks {
@@ -10,7 +10,7 @@ export interface SnapshotMarks {
 }
 
 export interface RestoredSnapshot {
-  dump: LexicalDump;
+  dump: LexicalImage;
   marks: SnapshotMarks;
 }
 

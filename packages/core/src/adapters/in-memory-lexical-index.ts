@@ -1,5 +1,5 @@
 import { Bm25Index } from '../lexical/bm25-index.js';
-import type { LexicalDump, LexicalEntry } from '../lexical/lexical-snapshot.js';
+import type { LexicalDump, LexicalEntry, LexicalImage } from '../lexical/lexical-snapshot.js';
 import type { LexicalHit, LexicalKind, LexicalQuery } from '../ports/lexical-index.js';
 
 /**
@@ -84,11 +84,12 @@ export class InMemoryLexicalIndex {
     return dump;
   }
 
-  /** Replaces one namespace's documents with a dump of them. */
-  restore(namespace: string, dump: LexicalDump): void {
+  /** Replaces one namespace's documents with a dump of them, or an image read back from a snapshot (`decodeLexicalDump`). */
+  restore(namespace: string, dump: LexicalDump | LexicalImage): void {
     const kinds = new Map<LexicalKind, Bm25Index<string | null>>();
-    for (const [kind, part] of Object.entries(dump) as [LexicalKind, NonNullable<LexicalDump[LexicalKind]>][]) {
-      if (part.ids.length > 0) kinds.set(kind, Bm25Index.restore(part));
+    for (const [kind, part] of Object.entries(dump) as [LexicalKind, NonNullable<LexicalDump[LexicalKind] | LexicalImage[LexicalKind]>][]) {
+      const count = 'count' in part ? part.count : part.ids.length;
+      if (count > 0) kinds.set(kind, Bm25Index.restore(part));
     }
     if (kinds.size > 0) this.byNamespace.set(namespace, kinds);
     else this.byNamespace.delete(namespace);

@@ -27,6 +27,39 @@ export interface Bm25Dump<M> {
   postings: { nums: Int32Array; tfs: Float32Array; maxTf?: number }[];
 }
 
+/**
+ * A {@link Bm25Dump} read back from bytes, whose parts are made when first asked: a restored
+ * index looks up only the ids of the documents a search returns, and builds only the
+ * postings of the terms it is asked for, so opening a large index costs little more than
+ * reading its bytes (see `decodeLexicalDump`).
+ */
+export interface Bm25Image<M> {
+  /** Documents, numbered 0..count-1 in the order they were added. */
+  readonly count: number;
+  /** Analyzed terms per document, repeats included. */
+  readonly lengths: Uint32Array;
+  readonly terms: readonly string[];
+  id(num: number): string;
+  meta(num: number): M;
+  /** Every id, in document order: what `id` gives, made at once. */
+  ids(): string[];
+  /** The postings of `terms[term]`, as {@link Bm25Dump} holds them. */
+  postings(term: number): { nums: Int32Array; tfs: Float32Array; maxTf?: number };
+}
+
+/** A dump as an image (its arrays taken over, not copied). */
+export function imageOfDump<M>(dump: Bm25Dump<M>): Bm25Image<M> {
+  return {
+    count: dump.ids.length,
+    lengths: dump.lengths,
+    terms: dump.terms,
+    id: (num) => dump.ids[num] as string,
+    ids: () => dump.ids,
+    meta: (num) => dump.metas[num] as M,
+    postings: (term) => dump.postings[term] as Bm25Dump<M>['postings'][number],
+  };
+}
+
 /** One search result of a {@link Bm25Index}. */
 export interface Bm25Hit {
   id: string;
@@ -102,6 +135,15 @@ export class Bm25Index<M> {
   /** Text -> terms; the same for indexed text and queries. */
   private readonly analyze: (text: string) => string[];
   private readonly postings = new Map<string, PostingList>();
+  /**
+   * After a restore: the image the documents came from, until something needs them all as
+   * arrays (an add, a removal, a dump). Until then `ids` and `metas` are empty, every document
+   * is live, and a document's id and meta are read from the image.
+   */
+  private image: Bm25Image<M> | undefined;
+  /** After a restore: the image's postings, and term -> its number there for the terms not built yet. */
+  private termSource: Bm25Image<M> | undefined;
+  private readonly unbuilt = new Map<string, number>();
   /** Id -> document number; built on first need after a restore (a search needs none). */
   private numbers: Map<string, number> | undefined = new Map();
   /** By document number: the id, undefined once removed. Numbers only grow, until a renumbering. */
@@ -139,6 +181,7 @@ export class Bm25Index<M> {
 
   /** The ids of the indexed documents. */
   documentIds(): string[] {
+    this.takeDocuments();
     return this.ids.filter((id): id is string => id !== undefined);
   }
 
@@ -148,6 +191,7 @@ export class Bm25Index<M> {
     const tokens = this.analyze(text);
     const counts = new Map<string, number>();
     for (const term of tokens) counts.set(term, (counts.get(term) ?? 0) + 1);
+    this.takeDocuments();
     if (this.ids.length > 2 * this.live + RENUMBER_FLOOR) this.renumber();
     const num = this.ids.length;
     this.ids.push(id);
@@ -166,6 +210,7 @@ export class Bm25Index<M> {
     const numbers = this.numberOf();
     const num = numbers.get(id);
     if (num === undefined) return false;
+    this.takeDocuments();
     if (this.forwardMissing) this.rebuildForward();
     numbers.delete(id);
     this.ids[num] = undefined;
@@ -173,7 +218,7 @@ export class Bm25Index<M> {
     this.live--;
     this.totalLength -= this.lengths[num] as number;
     for (const term of this.forward[num]?.terms ?? []) {
-      const list = this.postings.get(term);
+      const list = this.postingsOf(term);
       if (list === undefined) continue;
       list.markDead(this.isLive);
       // Dropping empty postings keeps memory bounded under churn.
@@ -198,11 +243,13 @@ export class Bm25Index<M> {
     const top = new TopDocs(limit);
     if (scans.length > DAAT_MAX_TERMS) this.collectByTerm(scans, base, perLength, top, accept);
     else if (scans.length > 0) this.collect(scans, base, perLength, top, accept);
-    return top.sorted().map(({ num, score }) => ({ id: this.ids[num] as string, score }));
+    return top.sorted().map(({ num, score }) => ({ id: this.idOf(num), score }));
   }
 
   /** The live documents, renumbered densely in their order, and their postings without dead entries. */
   dump(): Bm25Dump<M> {
+    this.takeDocuments();
+    this.buildAllPostings();
     const renumbered = new Int32Array(this.ids.length).fill(-1);
     const lengths = new Uint32Array(this.live);
     const ids: string[] = [];
@@ -241,28 +288,68 @@ export class Bm25Index<M> {
    * Costs O(documents + terms): the id lookup and each document's terms are rebuilt only
    * when first needed (an add, a removal), never by a search.
    */
-  static restore<M>(dump: Bm25Dump<M>, options: { analyze?: (text: string) => string[] } = {}): Bm25Index<M> {
+  static restore<M>(source: Bm25Dump<M> | Bm25Image<M>, options: { analyze?: (text: string) => string[] } = {}): Bm25Index<M> {
+    const image = 'postings' in source && Array.isArray(source.postings) ? imageOfDump(source as Bm25Dump<M>) : (source as Bm25Image<M>);
     const index = new Bm25Index<M>(options);
-    const n = dump.ids.length;
-    index.ids = dump.ids;
-    index.metas = dump.metas;
+    const n = image.count;
+    index.image = n > 0 ? image : undefined;
+    index.termSource = image;
     index.forward = new Array<DocTerms | undefined>(n);
     index.forwardMissing = n > 0;
     index.numbers = undefined;
     index.live = n;
     index.ensureCapacity(n);
-    index.lengths.set(dump.lengths);
-    for (let num = 0; num < n; num++) index.totalLength += dump.lengths[num] as number;
-    dump.terms.forEach((term, i) => {
-      const { nums, tfs, maxTf } = dump.postings[i] as Bm25Dump<M>['postings'][number];
-      index.postings.set(term, PostingList.of(nums, tfs, maxTf));
-    });
+    index.lengths.set(image.lengths.subarray(0, n));
+    for (let num = 0; num < n; num++) index.totalLength += image.lengths[num] as number;
+    image.terms.forEach((term, i) => index.unbuilt.set(term, i));
     return index;
+  }
+
+  /** A document's id (read from the image after a restore). */
+  private idOf(num: number): string {
+    return this.image === undefined ? (this.ids[num] as string) : this.image.id(num);
+  }
+
+  /** A document's meta (read from the image after a restore). */
+  private metaOf(num: number): M {
+    return this.image === undefined ? (this.metas[num] as M) : this.image.meta(num);
+  }
+
+  /** The term's postings, built from the image on first use after a restore. */
+  private postingsOf(term: string): PostingList | undefined {
+    const list = this.postings.get(term);
+    if (list !== undefined || this.unbuilt.size === 0) return list;
+    const at = this.unbuilt.get(term);
+    return at === undefined ? undefined : this.buildPostings(term, at);
+  }
+
+  private buildPostings(term: string, at: number): PostingList {
+    const { nums, tfs, maxTf } = (this.termSource as Bm25Image<M>).postings(at);
+    const list = PostingList.of(nums, tfs, maxTf);
+    this.postings.set(term, list);
+    this.unbuilt.delete(term);
+    if (this.unbuilt.size === 0) this.termSource = undefined;
+    return list;
+  }
+
+  /** Builds every term's postings that a restore left in the image. */
+  private buildAllPostings(): void {
+    for (const [term, at] of [...this.unbuilt]) this.buildPostings(term, at);
+  }
+
+  /** Takes the image's ids and metas into arrays, for a change that needs them all. */
+  private takeDocuments(): void {
+    const image = this.image;
+    if (image === undefined) return;
+    this.ids = image.ids();
+    this.metas = Array.from({ length: image.count }, (_, num) => image.meta(num));
+    this.image = undefined;
   }
 
   /** Id -> document number, built from the ids after a restore. */
   private numberOf(): Map<string, number> {
     if (this.numbers === undefined) {
+      this.takeDocuments();
       this.numbers = new Map();
       for (let num = 0; num < this.ids.length; num++) {
         const id = this.ids[num];
@@ -274,6 +361,8 @@ export class Bm25Index<M> {
 
   /** Gives every live document its terms and counts again, from the postings (documents restored from a dump lack them). */
   private rebuildForward(): void {
+    this.takeDocuments();
+    this.buildAllPostings();
     for (let num = 0; num < this.ids.length; num++) if (this.ids[num] !== undefined && this.forward[num] === undefined) this.forward[num] = { terms: [], tfs: [] };
     for (const [term, list] of this.postings) {
       for (let i = 0; i < list.size; i++) {
@@ -293,7 +382,7 @@ export class Bm25Index<M> {
     const n = this.live;
     const scans: TermScan[] = [];
     for (const term of terms) {
-      const list = this.postings.get(term);
+      const list = this.postingsOf(term);
       if (list === undefined || list.live === 0) continue;
       list.updateBlocks(this.lengths);
       const df = list.live;
@@ -321,7 +410,7 @@ export class Bm25Index<M> {
    */
   private collect(scans: TermScan[], base: number, perLength: number, top: TopDocs, accept: (meta: M, id: string) => boolean): void {
     const n = scans.length;
-    const { lengths, ids, metas } = this;
+    const { lengths, ids } = this;
     // alone[i]: the most a document holding none of terms 0..i-1 can score
     const alone = new Float64Array(n + 1);
     for (let i = 0; i < n; i++) alone[i] = upperSum(scans, i, 0);
@@ -361,7 +450,7 @@ export class Bm25Index<M> {
         if (scan.pos >= scan.list.size || scan.list.nums[scan.pos] !== doc) continue;
         score += termScore(scan.weight, scan.list.tfs[scan.pos] as number, lengths[doc] as number, base, perLength);
       }
-      if (isPruned || !top.wouldKeep(doc, score) || !accept(metas[doc] as M, ids[doc] as string)) continue;
+      if (isPruned || !top.wouldKeep(doc, score) || !accept(this.metaOf(doc), this.idOf(doc))) continue;
       top.offer(doc, score);
       if (!top.isFull) continue;
       threshold = top.worstScore;
@@ -380,7 +469,7 @@ export class Bm25Index<M> {
     const first = scans[0] as TermScan;
     const { list, weight } = first;
     const { nums, tfs, size } = list;
-    const { lengths, ids, metas } = this;
+    const { lengths, ids } = this;
     // a list without dead entries needs no liveness check per document
     const mayBeDead = list.dead > 0;
     let threshold = top.worstScore;
@@ -397,7 +486,7 @@ export class Bm25Index<M> {
         const doc = nums[pos] as number;
         if (mayBeDead && ids[doc] === undefined) continue;
         const score = this.withOthers(scans, doc, termScore(weight, tfs[pos] as number, lengths[doc] as number, base, perLength), threshold, base, perLength);
-        if (score < 0 || !top.wouldKeep(doc, score) || !accept(metas[doc] as M, ids[doc] as string)) continue;
+        if (score < 0 || !top.wouldKeep(doc, score) || !accept(this.metaOf(doc), this.idOf(doc))) continue;
         top.offer(doc, score);
         threshold = top.worstScore;
         if (alone <= threshold) return;
@@ -497,10 +586,12 @@ export class Bm25Index<M> {
     const { list, weight } = scan;
     const { nums, tfs } = list;
     const { scores, lengths, ids, touched } = this;
+    // dead entries come only from removals (a restored index that never had one has no ids array yet)
+    const mayBeDead = list.dead > 0;
     let touchedCount = count;
     for (let i = 0; i < list.size; i++) {
       const num = nums[i] as number;
-      if (ids[num] === undefined) continue;
+      if (mayBeDead && ids[num] === undefined) continue;
       const tf = tfs[i] as number;
       const previous = scores[num] as number;
       if (previous === 0) touched[touchedCount++] = num;
@@ -538,7 +629,7 @@ export class Bm25Index<M> {
   private accepts(num: number, accept: (meta: M, id: string) => boolean): boolean {
     let verdict = this.verdicts[num] as number;
     if (verdict === 0) {
-      verdict = accept(this.metas[num] as M, this.ids[num] as string) ? 1 : 2;
+      verdict = accept(this.metaOf(num), this.idOf(num)) ? 1 : 2;
       this.verdicts[num] = verdict;
     }
     return verdict === 1;
@@ -548,7 +639,7 @@ export class Bm25Index<M> {
     const { terms, tfs } = this.forward[num] as DocTerms;
     for (let i = 0; i < terms.length; i++) {
       const term = terms[i] as string;
-      let list = this.postings.get(term);
+      let list = this.postingsOf(term);
       if (list === undefined) {
         list = new PostingList();
         this.postings.set(term, list);
@@ -560,6 +651,7 @@ export class Bm25Index<M> {
   /** Hands out document numbers afresh, in the old order, so postings stay sorted and dense. */
   private renumber(): void {
     if (this.forwardMissing) this.rebuildForward();
+    this.buildAllPostings();
     const { ids, metas, forward, lengths } = this;
     this.postings.clear();
     this.ids = [];

@@ -67,6 +67,43 @@ describe('lexical snapshot', () => {
     expect(restored.has('ns', 'summary', 's-5')).toBe(true);
   });
 
+  it('restores ASCII ids one by one: a search decodes the ids it returns and builds the postings of its terms only', () => {
+    const index = new InMemoryLexicalIndex();
+    for (let i = 0; i < 2_000; i++) index.add('ns', { kind: 'turn', id: `turn-${i}`, sessionId: `s${i % 5}` }, textOf(i));
+    const image = decodeLexicalDump(encodeLexicalDump(index.dump('ns')));
+    const turns = image.turn;
+    if (turns === undefined) throw new Error('no turns in the image');
+    const asked = { ids: 0, postings: 0 };
+    const counted = {
+      ...turns,
+      id: (num: number) => {
+        asked.ids++;
+        return turns.id(num);
+      },
+      postings: (term: number) => {
+        asked.postings++;
+        return turns.postings(term);
+      },
+    };
+    const restored = new InMemoryLexicalIndex();
+    restored.restore('ns', { turn: counted });
+    const query: LexicalQuery = { namespace: 'ns', text: 'garden tomato', kinds: ['turn'], k: 10 };
+    expect(restored.search(query)).toEqual(index.search(query));
+    expect(asked.postings).toBe(2);
+    // the ids of the candidates the filter was asked about on their way into the best 10: not all 2,000
+    expect(asked.ids).toBeGreaterThanOrEqual(10);
+    expect(asked.ids).toBeLessThan(200);
+    const inSession: LexicalQuery = { ...query, sessionId: 's3', k: 5 };
+    expect(restored.search(inSession)).toEqual(index.search(inSession));
+    // a change takes every id at once, and keeps ranking as the index never persisted
+    restored.remove('ns', 'turn', 'turn-7');
+    index.remove('ns', 'turn', 'turn-7');
+    restored.add('ns', { kind: 'turn', id: 'turn-new', sessionId: 's1' }, 'garden garden tomato');
+    index.add('ns', { kind: 'turn', id: 'turn-new', sessionId: 's1' }, 'garden garden tomato');
+    for (const q of [query, inSession, { ...query, text: 'café 東京 dog lake' }]) expect(restored.search(q)).toEqual(index.search(q));
+    expect(restored.ids('ns', 'turn')).toEqual(index.ids('ns', 'turn'));
+  });
+
   it('rejects bytes that are not a snapshot', () => {
     expect(() => decodeLexicalDump(new Uint8Array([1, 2, 3, 4]))).toThrow(RangeError);
     const bytes = encodeLexicalDump(filled().dump('ns'));

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Bm25Dump } from './bm25-index.js';
+import type { Bm25Dump, Bm25Image } from './bm25-index.js';
 import { analyzeText } from './analyze.js';
 import { factLexicalText } from './fact-lexical-text.js';
 import { turnLexicalText } from './turn-lexical-text.js';
@@ -15,6 +15,9 @@ export interface LexicalEntry {
 
 /** One namespace's lexical index, by kind, as {@link Bm25Dump}s whose metas are the documents' sessions (null for facts). */
 export type LexicalDump = Partial<Record<LexicalKind, Bm25Dump<string | null>>>;
+
+/** A {@link LexicalDump} read back from bytes ({@link decodeLexicalDump}): its parts are made when first asked. */
+export type LexicalImage = Partial<Record<LexicalKind, Bm25Image<string | null>>>;
 
 const MAGIC = 0x31584c53; // "SLX1", little-endian
 const KINDS: readonly LexicalKind[] = ['turn', 'summary', 'fact'];
@@ -135,6 +138,26 @@ class Reader {
     return out;
   }
 
+  /**
+   * Strings {@link Writer.strings} wrote, decoded when asked: one by one from their bytes when
+   * they are all ASCII (byte offsets are then string offsets), else all at once, now.
+   */
+  lazyStrings(): LazyStrings {
+    const count = this.u32();
+    const lengths = this.uint32s(count);
+    const byteLength = this.u32();
+    const bytes = new Uint8Array(this.buffer, this.at, byteLength);
+    this.at += byteLength + ((4 - (byteLength % 4)) % 4);
+    const offsets = new Uint32Array(count + 1);
+    for (let i = 0; i < count; i++) offsets[i + 1] = (offsets[i] as number) + (lengths[i] as number);
+    const total = offsets[count] as number;
+    if (total === byteLength) return new LazyStrings(bytes, offsets, undefined);
+    // UTF-8 is longer than UTF-16 for anything but ASCII: decode now, and check the lengths add up
+    const joined = this.decoder.decode(bytes);
+    if (joined.length !== total) throw new RangeError('lexical snapshot: string lengths do not add up');
+    return new LazyStrings(bytes, offsets, joined);
+  }
+
   uint32s(count: number): Uint32Array {
     const out = new Uint32Array(this.buffer, this.at, count);
     this.at += 4 * count;
@@ -147,9 +170,9 @@ class Reader {
     return out;
   }
 
-  /** Bytes as floats (copied), skipping the padding after them. */
-  bytes8AsFloats(count: number): Float32Array {
-    const out = new Float32Array(new Uint8Array(this.buffer, this.at, count));
+  /** Bytes (a view), skipping the padding after them. */
+  bytes8(count: number): Uint8Array {
+    const out = new Uint8Array(this.buffer, this.at, count);
     this.at += count + ((4 - (count % 4)) % 4);
     return out;
   }
@@ -162,6 +185,38 @@ class Reader {
 
   get done(): boolean {
     return this.at === this.end;
+  }
+}
+
+/** Strings kept as their UTF-8 bytes (see {@link Reader.lazyStrings}). */
+class LazyStrings {
+  private static readonly latin1 = new TextDecoder('latin1');
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    /** Start of each string in the joined text, and its end last. */
+    private readonly offsets: Uint32Array,
+    /** The decoded text, once decoded. */
+    private joined: string | undefined,
+  ) {}
+
+  get count(): number {
+    return this.offsets.length - 1;
+  }
+
+  at(i: number): string {
+    const from = this.offsets[i] as number;
+    const to = this.offsets[i + 1] as number;
+    // ASCII: these bytes are exactly the string
+    if (this.joined === undefined) return LazyStrings.latin1.decode(this.bytes.subarray(from, to));
+    return this.joined.slice(from, to);
+  }
+
+  all(): string[] {
+    this.joined ??= LazyStrings.latin1.decode(this.bytes);
+    const out = new Array<string>(this.count);
+    for (let i = 0; i < out.length; i++) out[i] = this.at(i);
+    return out;
   }
 }
 
@@ -216,50 +271,58 @@ export function encodeLexicalDump(dump: LexicalDump): Uint8Array {
 }
 
 /**
- * The dump {@link encodeLexicalDump} wrote. The dump's arrays view the bytes (copied first
- * only when they do not start 4-byte aligned): the caller hands them over.
+ * The index {@link encodeLexicalDump} wrote, as images that view the bytes (copied first only
+ * when they do not start 4-byte aligned): the sections are located and checked now, while
+ * document ids are decoded only when asked (a search asks for those it returns) and a term's
+ * postings only when the term is searched. Opening an index of 1M turns reads its terms and
+ * lengths, not its million ids and postings.
  * @throws RangeError when the bytes are not a lexical snapshot.
  */
-export function decodeLexicalDump(bytes: Uint8Array): LexicalDump {
+export function decodeLexicalDump(bytes: Uint8Array): LexicalImage {
   // Typed-array views need 4-byte alignment: copy only bytes that do not start on it.
   const aligned = bytes.byteOffset % 4 === 0 && bytes.buffer instanceof ArrayBuffer ? bytes : bytes.slice();
   const reader = new Reader(aligned.buffer as ArrayBuffer, aligned.byteOffset, aligned.byteLength);
   if (reader.u32() !== MAGIC) throw new RangeError('lexical snapshot: unknown format');
-  const dump: LexicalDump = {};
+  const image: LexicalImage = {};
   const kinds = reader.u32();
   for (let k = 0; k < kinds; k++) {
     const kind = KINDS[reader.u32()];
     if (kind === undefined) throw new RangeError('lexical snapshot: unknown kind');
-    const ids = reader.strings();
+    const ids = reader.lazyStrings();
+    const count = ids.count;
     const sessions = reader.strings();
-    const sessionOf = reader.int32s(ids.length);
-    const metas = new Array<string | null>(ids.length);
-    for (let i = 0; i < ids.length; i++) {
-      const at = sessionOf[i] as number;
-      metas[i] = at < 0 ? null : (sessions[at] as string);
-    }
-    const lengths = reader.uint32s(ids.length);
+    const sessionOf = reader.int32s(count);
+    const lengths = reader.uint32s(count);
     const terms = reader.strings();
     const counts = reader.uint32s(terms.length);
     const maxTfs = reader.float32s(terms.length);
-    const nums = [...counts].map((count) => reader.int32s(count));
+    // where each term's entries start among all entries
+    const starts = new Float64Array(terms.length + 1);
+    for (let t = 0; t < terms.length; t++) starts[t + 1] = (starts[t] as number) + (counts[t] as number);
+    const entries = starts[terms.length] as number;
+    const nums = reader.int32s(entries);
     const width = reader.u32();
-    let tfs: Float32Array[];
-    if (width === 1) {
-      const all = reader.bytes8AsFloats(counts.reduce((sum, count) => sum + count, 0));
-      let at = 0;
-      tfs = [...counts].map((count) => all.subarray(at, (at += count)));
-    } else {
-      tfs = [...counts].map((count) => reader.float32s(count));
-    }
-    dump[kind] = {
-      ids,
-      metas,
+    if (width !== 1 && width !== 4) throw new RangeError('lexical snapshot: unknown count width');
+    const tfs = width === 1 ? reader.bytes8(entries) : reader.float32s(entries);
+    const meta = (num: number): string | null => {
+      const at = sessionOf[num] as number;
+      return at < 0 ? null : (sessions[at] as string);
+    };
+    image[kind] = {
+      count,
       lengths,
       terms,
-      postings: terms.map((_, i) => ({ nums: nums[i] as Int32Array, tfs: tfs[i] as Float32Array, maxTf: maxTfs[i] as number })),
+      id: (num) => ids.at(num),
+      meta,
+      ids: () => ids.all(),
+      postings: (t) => {
+        const from = starts[t] as number;
+        const to = starts[t + 1] as number;
+        // one-byte counts are widened here, for the terms searched only
+        return { nums: nums.subarray(from, to), tfs: width === 1 ? new Float32Array(tfs.subarray(from, to)) : (tfs.subarray(from, to) as Float32Array), maxTf: maxTfs[t] as number };
+      },
     };
   }
   if (!reader.done) throw new RangeError('lexical snapshot: trailing bytes');
-  return dump;
+  return image;
 }

@@ -9,16 +9,22 @@ import { MAX_EPOCH_MS } from '../config/text-rules.js';
  * read and reported, never allowed to make the read of its whole namespace throw.
  */
 export function unreadableReason(kind: 'turn' | 'summary' | 'fact', record: StoredMessage | Summary | Fact): string | undefined {
-  const times: [string, unknown][] =
-    kind === 'fact' ? [['validFrom', (record as Fact).validFrom], ['createdAt', (record as Fact).createdAt]] : [['createdAt', record.createdAt]];
-  for (const [field, value] of times) {
-    if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) > MAX_EPOCH_MS) return `${field} ${String(value)} is not a time a Date can hold`;
-  }
+  // called for every record a context reads: no arrays built per call
+  if (kind === 'fact' && !isTime((record as Fact).validFrom)) return notATime('validFrom', (record as Fact).validFrom);
+  if (!isTime(record.createdAt)) return notATime('createdAt', record.createdAt);
   if (kind === 'turn') return typeof (record as StoredMessage).content === 'string' ? undefined : 'content is not text';
   const derived = record as Summary | Fact;
   if (typeof derived.text !== 'string') return 'text is not text';
   if (!Array.isArray(derived.sourceMessageIds)) return 'sourceMessageIds is missing';
   return undefined;
+}
+
+function isTime(value: unknown): boolean {
+  return typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= MAX_EPOCH_MS;
+}
+
+function notATime(field: string, value: unknown): string {
+  return `${field} ${String(value)} is not a time a Date can hold`;
 }
 
 /** A stored record a read left out, and why. */
