@@ -10,7 +10,7 @@ export function fuseRankings(lists: readonly (readonly string[])[], k = 60, weig
     if (weight <= 0) return;
     list.forEach((id, index) => scores.set(id, (scores.get(id) ?? 0) + weight / (k + index + 1)));
   });
-  return [...scores.entries()]
-    .map(([id, score]) => ({ id, score }))
-    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const fused: { id: string; score: number }[] = [];
+  for (const [id, score] of scores) fused.push({ id, score });
+  return fused.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

@@ -3,6 +3,7 @@ import type { ManifestItem, PendingJob } from '../domain/retrieval.js';
 import type { Session } from '../domain/session.js';
 import { PROFILE_PREDICATE_KINDS } from '../lexical/fact-lexical-text.js';
 import { analyzeText } from '../lexical/analyze.js';
+import { boundedMemo } from '../models/bounded-memo.js';
 import { adaptShares } from '../engine/adapt-shares.js';
 import { assembleContext, type Assembly } from '../engine/assemble-context.js';
 import { MESSAGE_OVERHEAD_TOKENS, type MemoryDeps } from './deps.js';
@@ -69,6 +70,13 @@ export interface ContextResult {
   pending: PendingReport;
 }
 
+/**
+ * Terms of the texts a context compares with its query: the newest turns and the best recalled
+ * ones come back call after call, and analyzing them again was a fifth of what a getContext
+ * allocated at 100k turns. Shared arrays: read, never changed.
+ */
+const termsOf = boundedMemo(4096, analyzeText);
+
 const PREAMBLE = 'Memory of this user and conversation (from strata). Use it when relevant.';
 const HEADINGS = { working: 'Conversation so far (summarized):', profile: 'About the people (current):', facts: 'Known facts:', recall: 'Recalled from earlier conversations:' } as const;
 
@@ -102,8 +110,8 @@ export async function buildContext(deps: MemoryDeps, session: Session, options: 
   const split = adaptShares(context.shares, {
     queryTerms: analyzeText(effectiveQuery),
     // who said it counts, the dates a turn is indexed under do not (and would cost a date parse per turn)
-    recentTerms: view.uncovered.slice(-ADAPT_RECENT).map((m) => analyzeText(spokenText(m))),
-    recallTerms: recall.kept.slice(0, ADAPT_RECALLED).map((hit) => analyzeText(hit.kind === 'turn' ? spokenText(hit.record) : hit.text)),
+    recentTerms: view.uncovered.slice(-ADAPT_RECENT).map((m) => termsOf(spokenText(m))),
+    recallTerms: recall.kept.slice(0, ADAPT_RECALLED).map((hit) => termsOf(hit.kind === 'turn' ? spokenText(hit.record) : hit.text)),
   });
   const assembly = assembleContext({
     budgetTokens,
