@@ -72,8 +72,8 @@ export interface ContextResult {
 
 /**
  * Terms of the texts a context compares with its query: the newest turns and the best recalled
- * ones come back call after call, and analyzing them again was a fifth of what a getContext
- * allocated at 100k turns. Shared arrays: read, never changed.
+ * ones come back call after call, and were analyzed again (lower-cased, normalized, split,
+ * stemmed) on every one. Shared arrays: read, never changed.
  */
 const termsOf = boundedMemo(4096, analyzeText);
 
