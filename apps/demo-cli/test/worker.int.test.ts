@@ -1,17 +1,38 @@
 import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { requireService } from '@strata/testkit';
 import { createSandbox, json, readDb, runCli, startCli } from './support/cli.js';
 
 const redisUrl = process.env.STRATA_REDIS_URL ?? 'redis://127.0.0.1:6379';
+// This run's own key prefixes, deleted afterwards: the Redis is shared with other runs and apps.
+const probePrefix = `strata-cli-probe-${randomUUID().slice(0, 8)}`;
 const skipReason = await requireService('Redis', async () => {
   // Probing through the CLI itself: `worker --stats` answers only when Redis does.
-  const probe = await runCli(['worker', '--stats', '--json'], { env: { ...process.env, STRATA_REDIS_URL: redisUrl, STRATA_REDIS_PREFIX: 'strata-probe' } });
+  const probe = await runCli(['worker', '--stats', '--json'], { env: { ...process.env, STRATA_REDIS_URL: redisUrl, STRATA_REDIS_PREFIX: probePrefix } });
   if (probe.code !== 0) throw new Error(probe.stderr.trim() || `exit ${probe.code}`);
 });
 const sandbox = createSandbox('worker');
-afterAll(() => sandbox.dispose());
 const env = { ...sandbox.env, STRATA_REDIS_URL: redisUrl, STRATA_REDIS_PREFIX: `strata-cli-${randomUUID().slice(0, 8)}` };
+afterAll(async () => {
+  sandbox.dispose();
+  if (skipReason === null) for (const prefix of [probePrefix, env.STRATA_REDIS_PREFIX]) await deleteKeys(prefix);
+});
+
+/** Deletes every key under `prefix:` (SCAN, so a busy Redis is not blocked). */
+async function deleteKeys(prefix: string): Promise<void> {
+  const client = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await client.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    client.disconnect();
+  }
+}
 
 interface Stats { derived: number; applied: number; failures: number; queues: Record<string, { waiting: number; failed: number }> }
 
@@ -38,6 +59,13 @@ describe.skipIf(skipReason !== null)(`strata with Redis (BullMQ)${skipReason ? `
     worker.child.kill('SIGTERM');
     expect(await worker.exited).toBe(0);
     expect(worker.output()).toMatch(/SIGTERM: finishing running jobs\nworker stopped\n$/);
+    // what the run leaves in Redis is under its own prefix, which afterAll deletes
+    const client = new Redis(redisUrl);
+    try {
+      expect((await client.keys(`${env.STRATA_REDIS_PREFIX}:*`)).length).toBeGreaterThan(0);
+    } finally {
+      client.disconnect();
+    }
   }, 90_000);
 });
 
