@@ -15,6 +15,8 @@ export interface Environment {
   date: string;
   /** 1, 5 and 15 minute load averages when the run started: timings on a busy machine are distorted. */
   loadAverage?: number[];
+  /** NODE_OPTIONS the run was started with (V8's thread pool, heap sizes): they change tail latencies. */
+  nodeOptions?: string;
 }
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -43,5 +45,6 @@ export function describeEnvironment(): Environment {
     isDirty: status === null ? false : status.length > 0,
     date: new Date().toISOString(),
     loadAverage: loadavg().map((l) => Math.round(l * 100) / 100),
+    ...(process.env.NODE_OPTIONS?.trim() ? { nodeOptions: process.env.NODE_OPTIONS.trim() } : {}),
   };
 }

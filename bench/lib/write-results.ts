@@ -39,7 +39,7 @@ export function renderMarkdown(result: BenchResult): string {
     `# ${result.name}${result.isQuick ? ' (quick)' : ''}`,
     '',
     `- machine: ${env.cpu}, ${env.cores} cores, ${env.totalMemoryGb} GB, ${env.platform}`,
-    `- node: ${env.node}`,
+    `- node: ${env.node}${env.nodeOptions === undefined ? '' : ` (NODE_OPTIONS=${env.nodeOptions})`}`,
     `- commit: ${env.commit}${env.isDirty ? ' (dirty tree)' : ''}`,
     `- date: ${env.date}`,
     ...(env.loadAverage === undefined ? [] : [`- load average at start (1, 5, 15 min): ${env.loadAverage.map((l) => l.toFixed(2)).join(', ')}`]),
@@ -55,13 +55,26 @@ export function renderMarkdown(result: BenchResult): string {
 }
 
 /**
- * Writes bench/results/<name>.json and <name>.md, replacing the previous run: the files are
- * the latest numbers, and their history is git's. Returns the Markdown.
+ * The results' file name: the scenario's, and for a run under NODE_OPTIONS those options too
+ * (`in-memory-latency.v8-pool-size-1`), so that a run with other Node flags sits beside the
+ * default one instead of replacing it.
+ */
+export function resultFileName(result: Pick<BenchResult, 'name' | 'environment'>): string {
+  const options = result.environment.nodeOptions;
+  if (options === undefined) return result.name;
+  const slug = options.replace(/^-+/, '').replace(/[^A-Za-z0-9.]+/g, '-').replace(/^-|-$/g, '');
+  return `${result.name}.${slug}`;
+}
+
+/**
+ * Writes bench/results/<name>.json and <name>.md ({@link resultFileName}), replacing the
+ * previous run: the files are the latest numbers, and their history is git's. Returns the Markdown.
  */
 export async function writeResults(result: BenchResult): Promise<string> {
   await mkdir(RESULTS_DIR, { recursive: true });
   const markdown = renderMarkdown(result);
-  await writeFile(`${RESULTS_DIR}${result.name}.json`, `${JSON.stringify(result, null, 2)}\n`);
-  await writeFile(`${RESULTS_DIR}${result.name}.md`, markdown);
+  const name = resultFileName(result);
+  await writeFile(`${RESULTS_DIR}${name}.json`, `${JSON.stringify(result, null, 2)}\n`);
+  await writeFile(`${RESULTS_DIR}${name}.md`, markdown);
   return markdown;
 }

@@ -64,7 +64,7 @@ async function withTempDir<T>(run: (dir: string) => Promise<T>): Promise<T> {
 /** Fresh processes that each open the file and time the first getContext; the figure is their median. */
 const COLD_OPENS = 3;
 
-/** Set in a child process of a measurement: `build <dir> <count>`, `open <dir> <sessionId>` or `derive <memory | sqlite> <count>`. */
+/** Set in a child process of a measurement: `build <dir> <count>`, `open <dir> <sessionId>`, `derive <memory | sqlite> <count>` or `long <count> <calls>`. */
 const COLD_ENV = 'STRATA_BENCH_SCALE_COLD';
 
 /**
@@ -72,12 +72,12 @@ const COLD_ENV = 'STRATA_BENCH_SCALE_COLD';
  * start is a process that has never touched the file, and a 1M-message import must not leave
  * its heap in the process that measures RSS afterwards. Returns what the child printed last.
  */
-function inChild(args: string): string {
-  const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
+function inChild(args: string, nodeFlags: readonly string[] = []): string {
+  const child = spawnSync(process.execPath, [...nodeFlags, ...process.execArgv, fileURLToPath(import.meta.url)], {
     env: { ...process.env, [COLD_ENV]: args },
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
-    maxBuffer: 1 << 20,
+    maxBuffer: 8 << 20,
   });
   if (child.status !== 0) throw new Error(`cold-open step "${args}" failed (${child.signal ?? `exit code ${String(child.status)}`})`);
   return child.stdout.trim().split('\n').at(-1) ?? '';
@@ -264,6 +264,24 @@ async function longSession(count: number, calls: number): Promise<{ figures: Fig
   };
 }
 
+/**
+ * V8's thread pool as Node starts it on 2 cores: 4 threads for background compilation and
+ * concurrent GC, beside the app's own. The long-session series runs once as Node starts by
+ * default and once with one pool thread, so that a reader sees what that costs a tail.
+ */
+const ONE_POOL_THREAD = '--v8-pool-size=1';
+
+/** The long-session measurement in a fresh process (so it is not timed behind the heap of the stages before it), with extra Node flags. */
+function longSessionInChild(count: number, calls: number, nodeFlags: readonly string[]): { figures: Figure[]; latencies: LatencyMetric[] } {
+  const output = JSON.parse(inChild(`long ${count} ${calls}`, nodeFlags)) as { figures: Figure[]; latencies: LatencyMetric[] };
+  if (nodeFlags.length === 0) return output;
+  const label = ` (Node started with ${nodeFlags.join(' ')})`;
+  return {
+    figures: output.figures.map((f) => ({ ...f, name: `${f.name}${label}` })),
+    latencies: output.latencies.map((l) => ({ ...l, metric: `${l.metric}${label}` })),
+  };
+}
+
 export async function runScaleBench(options: { quick: boolean }): Promise<{ latencies: LatencyMetric[]; figures: Figure[]; notes: string[] }> {
   const sizes = options.quick ? QUICK : FULL;
   const figures: Figure[] = [];
@@ -286,9 +304,11 @@ export async function runScaleBench(options: { quick: boolean }): Promise<{ late
   figures.push({ name: `SQLite: derive time per turn at ${sizes.sqliteDeriveTurns.at(-1)} / at ${sizes.sqliteDeriveTurns[0]} (target <= 1.3)`, value: +((onSqlite.at(-1) ?? 0) / (onSqlite[0] ?? 1)).toFixed(2), unit: 'x' });
   for (const [i, count] of sizes.coldMessages.entries()) figures.push(...(await coldOpen(count, i === 0)));
   for (const variant of QUEUE_VARIANTS) figures.push(...(await importResponsiveness(sizes.importTurns, variant)).figures);
-  const long = await longSession(sizes.longSession, sizes.contextCalls);
-  figures.push(...long.figures);
-  latencies.push(...long.latencies);
+  for (const flags of [[], [ONE_POOL_THREAD]]) {
+    const long = longSessionInChild(sizes.longSession, sizes.contextCalls, flags);
+    figures.push(...long.figures);
+    latencies.push(...long.latencies);
+  }
   return {
     latencies,
     figures,
@@ -296,7 +316,7 @@ export async function runScaleBench(options: { quick: boolean }): Promise<{ late
       'In-memory store and knowledge base, in-process queue, offline models (the engine every adapter shares), except the rows marked SQLite (one file, WAL, as in the CLI). Turns from the bench conversation generator.',
       'Derive time per turn: each size in a fresh Node process, so a larger size is not timed behind the heap the smaller runs left.',
       'Event-loop delay: perf_hooks.monitorEventLoopDelay (1 ms resolution) from the end of the import to the end of its derivation, once with the in-process queue (derivation in slices on the app\'s thread, createMemory\'s default) and once with the worker-thread queue (models on a worker thread, results applied on the app\'s thread; the strata CLI\'s default with offline models).',
-      `The 100k-turn session: each series of timed getContext calls follows ${CONTEXT_WARMUP} untimed ones (the JIT's warm-up; the first call after the import is reported on its own). The calls run back to back, so the in-process queue derives nothing while they run (the backlog row says how much was left): the "during derivation" row measures getContext over a session whose whole backlog is still pending.`,
+      `The 100k-turn session: each series of timed getContext calls follows ${CONTEXT_WARMUP} untimed ones (the JIT's warm-up; the first call after the import is reported on its own). The calls run back to back, so the in-process queue derives nothing while they run (the backlog row says how much was left): the "during derivation" row measures getContext over a session whose whole backlog is still pending. The session is measured in a fresh process, twice: as Node starts by default (V8's pool of 4 background threads for compilation and GC, on this machine's cores) and with ${ONE_POOL_THREAD}.`,
       'Targets (issue: derivation at scale): per-turn ratio <= 1.3; event-loop delay p99 <= 20 ms; first chat turn after a 20k import <= 50 ms; getContext p99 <= 5 ms at 100k turns during and after derivation.',
     ],
   };
@@ -307,5 +327,6 @@ if (coldArgs !== undefined) {
   const [step, dir = '', arg = ''] = coldArgs.split(' ');
   if (step === 'build') await buildColdFile(dir, Number(arg));
   else if (step === 'derive') await deriveChild(dir, Number(arg));
+  else if (step === 'long') process.stdout.write(`${JSON.stringify(await longSession(Number(dir), Number(arg)))}\n`);
   else await openColdFile(dir, arg);
 }
