@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
+import { deleteRedisKeys } from '@strata/testkit/redis';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ENTRY = fileURLToPath(new URL('../scenarios/worker-bench-process.ts', import.meta.url));
@@ -62,15 +62,5 @@ export async function stopWorkers(children: ChildProcess[]): Promise<void> {
 
 /** Deletes every key under `prefix:`. */
 export async function deletePrefix(url: string, prefix: string): Promise<void> {
-  const client = new Redis(url, { maxRetriesPerRequest: 2 });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await client.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    client.disconnect();
-  }
+  await deleteRedisKeys(url, prefix);
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { requireService } from '@strata/testkit';
+import { countRedisKeys, deleteRedisKeys } from '@strata/testkit/redis';
 import { createSandbox, json, readDb, runCli, startCli } from './support/cli.js';
 
 const redisUrl = process.env.STRATA_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -16,23 +16,8 @@ const sandbox = createSandbox('worker');
 const env = { ...sandbox.env, STRATA_REDIS_URL: redisUrl, STRATA_REDIS_PREFIX: `strata-cli-${randomUUID().slice(0, 8)}` };
 afterAll(async () => {
   sandbox.dispose();
-  if (skipReason === null) for (const prefix of [probePrefix, env.STRATA_REDIS_PREFIX]) await deleteKeys(prefix);
+  if (skipReason === null) for (const prefix of [probePrefix, env.STRATA_REDIS_PREFIX]) await deleteRedisKeys(redisUrl, prefix);
 });
-
-/** Deletes every key under `prefix:` (SCAN, so a busy Redis is not blocked). */
-async function deleteKeys(prefix: string): Promise<void> {
-  const client = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await client.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    client.disconnect();
-  }
-}
 
 interface Stats { derived: number; applied: number; failures: number; queues: Record<string, { waiting: number; failed: number }> }
 
@@ -60,12 +45,7 @@ describe.skipIf(skipReason !== null)(`strata with Redis (BullMQ)${skipReason ? `
     expect(await worker.exited).toBe(0);
     expect(worker.output()).toMatch(/SIGTERM: finishing running jobs\nworker stopped\n$/);
     // what the run leaves in Redis is under its own prefix, which afterAll deletes
-    const client = new Redis(redisUrl);
-    try {
-      expect((await client.keys(`${env.STRATA_REDIS_PREFIX}:*`)).length).toBeGreaterThan(0);
-    } finally {
-      client.disconnect();
-    }
+    expect(await countRedisKeys(redisUrl, env.STRATA_REDIS_PREFIX)).toBeGreaterThan(0);
   }, 90_000);
 });
 

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { requireService } from '@strata/testkit';
+import { countRedisKeys, deleteRedisKeys } from '@strata/testkit/redis';
 
 /** The Redis the integration tests use; `bash scripts/services.sh up` starts it there. */
 export const REDIS_URL = process.env.STRATA_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -30,31 +31,13 @@ async function ping(url: string): Promise<void> {
 export const uniquePrefix = (): string => `strata-test-${randomUUID().slice(0, 12)}`;
 
 /** Deletes every key under `prefix:`; returns how many. */
-export async function deleteKeys(prefix: string, url = REDIS_URL): Promise<number> {
-  const client = new Redis(url, { maxRetriesPerRequest: 2 });
-  client.on('error', () => undefined);
-  let deleted = 0;
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) deleted += await client.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    client.disconnect();
-  }
-  return deleted;
+export function deleteKeys(prefix: string, url = REDIS_URL): Promise<number> {
+  return deleteRedisKeys(url, prefix);
 }
 
 /** Counts keys under `prefix:`. */
-export async function countKeys(prefix: string, url = REDIS_URL): Promise<number> {
-  const client = new Redis(url, { maxRetriesPerRequest: 2 });
-  try {
-    return (await client.keys(`${prefix}:*`)).length;
-  } finally {
-    client.disconnect();
-  }
+export function countKeys(prefix: string, url = REDIS_URL): Promise<number> {
+  return countRedisKeys(url, prefix);
 }
 
 export async function freePort(): Promise<number> {
