@@ -1,10 +1,8 @@
 /**
- * `strata worker`-like processes for the worker-throughput bench (bench/scenarios/worker-bench-process.ts),
- * and the Redis clean-up after a run.
+ * `strata worker`-like processes for the worker-throughput bench (bench/scenarios/worker-bench-process.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { deleteRedisKeys } from '@strata/testkit/redis';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ENTRY = fileURLToPath(new URL('../scenarios/worker-bench-process.ts', import.meta.url));
@@ -60,7 +58,3 @@ export async function stopWorkers(children: ChildProcess[]): Promise<void> {
   })));
 }
 
-/** Deletes every key under `prefix:`. */
-export async function deletePrefix(url: string, prefix: string): Promise<void> {
-  await deleteRedisKeys(url, prefix);
-}

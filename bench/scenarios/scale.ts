@@ -68,9 +68,10 @@ const COLD_OPENS = 3;
 const COLD_ENV = 'STRATA_BENCH_SCALE_COLD';
 
 /**
- * Runs this file in a fresh Node process for one step of the cold-open measurement: a cold
- * start is a process that has never touched the file, and a 1M-message import must not leave
- * its heap in the process that measures RSS afterwards. Returns what the child printed last.
+ * Runs this file in a fresh Node process for one step of a measurement ({@link COLD_ENV}),
+ * with `nodeFlags` before this process's own: a cold start is a process that has never touched
+ * the file, and a large import or session must not leave its heap in the process that measures
+ * next. Returns what the child printed last.
  */
 function inChild(args: string, nodeFlags: readonly string[] = []): string {
   const child = spawnSync(process.execPath, [...nodeFlags, ...process.execArgv, fileURLToPath(import.meta.url)], {
@@ -79,7 +80,7 @@ function inChild(args: string, nodeFlags: readonly string[] = []): string {
     stdio: ['ignore', 'pipe', 'inherit'],
     maxBuffer: 8 << 20,
   });
-  if (child.status !== 0) throw new Error(`cold-open step "${args}" failed (${child.signal ?? `exit code ${String(child.status)}`})`);
+  if (child.status !== 0) throw new Error(`child step "${args}" failed (${child.signal ?? `exit code ${String(child.status)}`})`);
   return child.stdout.trim().split('\n').at(-1) ?? '';
 }
 

@@ -17,7 +17,8 @@ import type { BenchTable, Figure, LatencyMetric } from '../lib/bench-result.js';
 import { observeApplies } from '../lib/observed-queue.js';
 import type { ObservedQueue } from '../lib/observed-queue.js';
 import { nsToMs, summarize } from '../lib/stats.js';
-import { deletePrefix, startWorkers, stopWorkers } from '../lib/worker-processes.js';
+import { deleteRedisKeys } from '@strata/testkit/redis';
+import { startWorkers, stopWorkers } from '../lib/worker-processes.js';
 import { BENCH_DIMENSIONS, offlineModels } from './worker-bench-models.js';
 
 const REDIS_URL = process.env.STRATA_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -78,7 +79,7 @@ async function measureThroughput(processes: number, plan: Plan): Promise<number[
   } finally {
     await queue.close();
     await stopWorkers(workers);
-    await deletePrefix(REDIS_URL, prefix);
+    await deleteRedisKeys(REDIS_URL, prefix);
   }
 }
 
@@ -152,7 +153,7 @@ async function measureFreshness(plan: Plan): Promise<{ samples: number[]; loadPe
     await Promise.allSettled(load);
     await memory.close();
     await stopWorkers(workers);
-    await deletePrefix(REDIS_URL, prefix);
+    await deleteRedisKeys(REDIS_URL, prefix);
   }
 }
 

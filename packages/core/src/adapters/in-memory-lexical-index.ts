@@ -84,12 +84,11 @@ export class InMemoryLexicalIndex {
     return dump;
   }
 
-  /** Replaces one namespace's documents with a dump of them, or an image read back from a snapshot (`decodeLexicalDump`). */
-  restore(namespace: string, dump: LexicalDump | LexicalImage): void {
+  /** Replaces one namespace's documents with those of a snapshot read back (`decodeLexicalDump`). */
+  restore(namespace: string, image: LexicalImage): void {
     const kinds = new Map<LexicalKind, Bm25Index<string | null>>();
-    for (const [kind, part] of Object.entries(dump) as [LexicalKind, NonNullable<LexicalDump[LexicalKind] | LexicalImage[LexicalKind]>][]) {
-      const count = 'count' in part ? part.count : part.ids.length;
-      if (count > 0) kinds.set(kind, Bm25Index.restore(part));
+    for (const [kind, part] of Object.entries(image) as [LexicalKind, NonNullable<LexicalImage[LexicalKind]>][]) {
+      if (part.count > 0) kinds.set(kind, Bm25Index.restore(part));
     }
     if (kinds.size > 0) this.byNamespace.set(namespace, kinds);
     else this.byNamespace.delete(namespace);

@@ -283,15 +283,14 @@ export class Bm25Index<M> {
   }
 
   /**
-   * An index holding exactly what a dump (or an image of one) gave, scoring as the dumped one
-   * did. The arrays are taken over, not copied. `analyze` must be the one the dumped index used.
+   * An index holding exactly what an image of a dump gave ({@link imageOfDump}, or a snapshot
+   * read back), scoring as the dumped one did. The arrays are taken over, not copied. `analyze` must be the one the dumped index used.
    * Costs one pass over the document lengths and one map entry per term: a term's postings
    * are built when it is first searched, a document's id is read when a search returns it or
    * its filter asks, and the arrays of ids, the id lookup and each document's terms are made
    * only when first needed (an add, a removal, a dump).
    */
-  static restore<M>(source: Bm25Dump<M> | Bm25Image<M>, options: { analyze?: (text: string) => string[] } = {}): Bm25Index<M> {
-    const image = 'postings' in source && Array.isArray(source.postings) ? imageOfDump(source as Bm25Dump<M>) : (source as Bm25Image<M>);
+  static restore<M>(image: Bm25Image<M>, options: { analyze?: (text: string) => string[] } = {}): Bm25Index<M> {
     const index = new Bm25Index<M>(options);
     const n = image.count;
     index.image = n > 0 ? image : undefined;
