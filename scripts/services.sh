@@ -6,11 +6,13 @@
 #   bash scripts/services.sh status   # one line per service
 #
 # Each service is a set of functions <name>_up / <name>_down / <name>_status, listed in
-# SERVICES (redis, chroma, chromium); add a service by writing its three functions and listing it.
-# What this script starts is recorded by a pid file in .cache/services/, so `down` never
-# stops a server that was already running (e.g. the machine's own Redis).
+# SERVICES (redis, postgres, chroma, chromium); add a service by writing its three functions
+# and listing it. What this script starts is recorded by a pid file in .cache/services/, so
+# `down` never stops a server that was already running (e.g. the machine's own Redis or
+# PostgreSQL).
 #
 # Env: STRATA_REDIS_URL (default redis://127.0.0.1:6379)
+#      STRATA_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres)
 #      STRATA_CHROMIUM (default /usr/bin/chromium: the browser the web app's tests drive)
 #      STRATA_CHROMA_URL (default http://127.0.0.1:8765)
 #      STRATA_SERVICES_TIMEOUT seconds to wait for a service to answer (default 20; Chroma
@@ -20,7 +22,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 STATE_DIR="$ROOT/.cache/services"
 TIMEOUT="${STRATA_SERVICES_TIMEOUT:-20}"
-SERVICES=(redis chroma chromium)
+SERVICES=(redis postgres chroma chromium)
 
 say() { printf '%s\n' "$*"; }
 die() { printf 'services: %s\n' "$*" >&2; exit 1; }
@@ -120,6 +122,175 @@ redis_status() {
   local owner=""
   pid_alive "$REDIS_PID_FILE" && owner=" (started by services.sh)"
   if redis_ping; then say "redis: up at $REDIS_HOST:$REDIS_PORT$owner"; else say "redis: down ($REDIS_HOST:$REDIS_PORT)"; fi
+}
+
+# --- postgres --------------------------------------------------------------------------
+# Reuses any server answering at the URL's host:port (normally the machine's own PostgreSQL).
+# Otherwise, for a loopback host only, runs a private throwaway cluster in
+# .cache/services/postgres-<port>/ (trust auth, superuser from the URL), whose postmaster pid
+# is recorded in .cache/services/postgres-<port>.pid.
+
+PG_URL="${STRATA_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+# postgres[ql]://[user[:password]@]host[:port][/db][?params]
+if [[ "$PG_URL" =~ ^postgres(ql)?://(([^@/:]*)(:[^@/]*)?@)?(\[[^]]+\]|[^:/?@]+)(:([0-9]+))?(/([^/?]*))?(\?.*)?$ ]]; then
+  PG_USER="${BASH_REMATCH[3]:-postgres}"
+  PG_HOST="${BASH_REMATCH[5]#[}"
+  PG_HOST="${PG_HOST%]}"
+  PG_PORT="${BASH_REMATCH[7]:-5432}"
+  # No database in the URL: libpq connects to the database named after the user.
+  PG_DB="${BASH_REMATCH[9]:-$PG_USER}"
+else
+  die "STRATA_POSTGRES_URL must look like postgres://[user[:password]@]host[:port][/db] (got \"$PG_URL\")."
+fi
+PG_DATA_DIR="$STATE_DIR/postgres-$PG_PORT"
+PG_PID_FILE="$STATE_DIR/postgres-$PG_PORT.pid"
+PG_LOG="$PG_DATA_DIR/server.log"
+PG_BY_HAND="start PostgreSQL by hand (e.g. service postgresql start, or initdb + pg_ctl start as a non-root user) or point STRATA_POSTGRES_URL at a running server"
+
+pg_ready() {
+  if command -v pg_isready >/dev/null 2>&1; then
+    pg_isready -q -h "$PG_HOST" -p "$PG_PORT" -t 2 >/dev/null 2>&1
+  else
+    # No client installed: a TCP connect over bash's /dev/tcp, in a subshell so fd 3 and the
+    # silenced stderr do not outlive the check.
+    (exec 3<>"/dev/tcp/$PG_HOST/$PG_PORT") 2>/dev/null
+  fi
+}
+
+# Prints the path of PostgreSQL program $1: from PATH, else the newest /usr/lib/postgresql/*/bin
+# (Debian keeps initdb and pg_ctl there, off PATH).
+pg_bin() {
+  local candidate found=""
+  if command -v "$1" >/dev/null 2>&1; then command -v "$1"; return; fi
+  for candidate in /usr/lib/postgresql/*/bin/"$1"; do
+    [[ -x "$candidate" ]] && found+="$candidate"$'\n'
+  done
+  [[ -n "$found" ]] || return 1
+  printf '%s' "$found" | sort -V | tail -n 1
+}
+
+# Prints the path of pg_ctl: the one beside initdb (same version) when there is one.
+pg_ctl_bin() {
+  local initdb
+  if initdb="$(pg_bin initdb)" && [[ -x "$(dirname "$(readlink -f "$initdb")")/pg_ctl" ]]; then
+    printf '%s\n' "$(dirname "$(readlink -f "$initdb")")/pg_ctl"
+  else
+    pg_bin pg_ctl
+  fi
+}
+
+# PostgreSQL refuses to run as root (initdb and pg_ctl exit with "cannot be run as root"), so
+# as root the private cluster belongs to the system user postgres (the packages create it):
+# the data directory is chowned to it and initdb/pg_ctl run through runuser (util-linux, no
+# PAM prompt; su as a fallback). As any other user the cluster is simply that user's.
+PG_OS_USER=""
+if is_root; then
+  id -u postgres >/dev/null 2>&1 && PG_OS_USER=postgres
+fi
+
+# Single-quotes $1 for /bin/sh (pg_ctl hands its -o options to a shell; su -c takes a string).
+sh_quote() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
+
+# Runs "$@" as the owner of the private cluster (from / so the cwd need not be readable).
+pg_as() {
+  if [[ -z "$PG_OS_USER" ]]; then
+    "$@"
+  elif command -v runuser >/dev/null 2>&1; then
+    (cd / && runuser -u "$PG_OS_USER" -- "$@")
+  else
+    local cmd="" arg
+    for arg in "$@"; do cmd+="$(sh_quote "$arg") "; done
+    (cd / && su "$PG_OS_USER" -s /bin/sh -c "$cmd")
+  fi
+}
+
+# True when the pid file names a live postmaster of our private cluster: after a reboot the
+# pid may belong to another process, which must not be stopped.
+postgres_owned() {
+  pid_alive "$PG_PID_FILE" && tr '\0' ' ' <"/proc/$(cat "$PG_PID_FILE")/cmdline" 2>/dev/null | grep -qF -- "$PG_DATA_DIR"
+}
+
+# Creates database PG_DB in the private cluster unless it is postgres or already exists.
+postgres_create_db() {
+  local createdb psql out
+  [[ "$PG_DB" == postgres ]] && return
+  if createdb="$(pg_bin createdb)"; then
+    out="$("$createdb" -h "$PG_HOST" -p "$PG_PORT" -U "$PG_USER" -- "$PG_DB" 2>&1)" && return
+  elif psql="$(pg_bin psql)"; then
+    out="$("$psql" -X -q -h "$PG_HOST" -p "$PG_PORT" -U "$PG_USER" -d postgres -v ON_ERROR_STOP=1 \
+      -c "CREATE DATABASE \"${PG_DB//\"/\"\"}\"" 2>&1)" && return
+  else
+    die "postgres: neither createdb nor psql is installed; cannot create database \"$PG_DB\"."
+  fi
+  [[ "$out" == *"already exists"* ]] || die "postgres: could not create database \"$PG_DB\": $out"
+}
+
+postgres_up() {
+  local initdb pg_ctl socket_dir out
+  if postgres_owned; then
+    wait_for pg_ready || die "postgres: the cluster started here (pid $(cat "$PG_PID_FILE")) does not answer at $PG_HOST:$PG_PORT (log: $PG_LOG)."
+    postgres_create_db
+    say "postgres: up at $PG_HOST:$PG_PORT (started by services.sh, pid $(cat "$PG_PID_FILE"))"
+    return
+  fi
+  if pg_ready; then
+    rm -f "$PG_PID_FILE"
+    say "postgres: up at $PG_HOST:$PG_PORT (already running, reused)"
+    return
+  fi
+  is_loopback "$PG_HOST" || die "postgres: no answer at $PG_HOST:$PG_PORT, and only a local PostgreSQL can be started here; $PG_BY_HAND."
+  initdb="$(pg_bin initdb)" || die "postgres: no answer at $PG_HOST:$PG_PORT and initdb is not installed (apt-get install -y postgresql); $PG_BY_HAND."
+  pg_ctl="$(pg_ctl_bin)" || die "postgres: pg_ctl is not installed; $PG_BY_HAND."
+  if is_root && [[ -z "$PG_OS_USER" ]]; then
+    die "postgres: PostgreSQL cannot run as root and there is no postgres user to run it as; $PG_BY_HAND."
+  fi
+  mkdir -p "$PG_DATA_DIR"
+  [[ -z "$PG_OS_USER" ]] || chown "$PG_OS_USER:" "$PG_DATA_DIR"
+  pg_as test -w "$PG_DATA_DIR" -a -x "$PG_DATA_DIR" \
+    || die "postgres: ${PG_OS_USER:-$(id -un)} cannot write $PG_DATA_DIR (a parent directory is not searchable?); $PG_BY_HAND."
+  if [[ ! -f "$PG_DATA_DIR/PG_VERSION" ]]; then
+    say "postgres: initdb $PG_DATA_DIR (superuser $PG_USER, trust auth)"
+    out="$(pg_as "$initdb" -D "$PG_DATA_DIR" -U "$PG_USER" --auth=trust -E UTF8 2>&1)" \
+      || die "postgres: initdb failed: $out"
+  fi
+  # The Unix socket lives in the data directory; a socket path over 107 bytes (a deep checkout)
+  # is refused, so then there is none: every client here goes through TCP anyway.
+  socket_dir="$PG_DATA_DIR"
+  ((${#PG_DATA_DIR} + ${#PG_PORT} + 10 <= 107)) || socket_dir=""
+  say "postgres: starting a private cluster on $PG_HOST:$PG_PORT (data: $PG_DATA_DIR, log: $PG_LOG)"
+  out="$(pg_as "$pg_ctl" -D "$PG_DATA_DIR" -l "$PG_LOG" \
+    -o "-p $PG_PORT -k $(sh_quote "$socket_dir") -c listen_addresses=$(sh_quote "$PG_HOST")" -w start 2>&1)" || {
+    printf 'services: postgres: pg_ctl start failed (%s:%s):\n%s\nlast lines of %s:\n' "$PG_HOST" "$PG_PORT" "$out" "$PG_LOG" >&2
+    tail -n 20 "$PG_LOG" >&2 || true
+    exit 1
+  }
+  head -n 1 "$PG_DATA_DIR/postmaster.pid" >"$PG_PID_FILE"
+  wait_for pg_ready || die "postgres: no answer at $PG_HOST:$PG_PORT after ${TIMEOUT}s (log: $PG_LOG)."
+  postgres_create_db
+  say "postgres: up at $PG_HOST:$PG_PORT (pid $(cat "$PG_PID_FILE"))"
+}
+
+postgres_down() {
+  local pg_ctl
+  if postgres_owned; then
+    if ! { pg_ctl="$(pg_ctl_bin)" && pg_as "$pg_ctl" -D "$PG_DATA_DIR" -m fast -w stop >/dev/null 2>&1; }; then
+      stop_pid_file "$PG_PID_FILE"
+    fi
+    rm -f "$PG_PID_FILE"
+    say "postgres: stopped ($PG_HOST:$PG_PORT)"
+  elif pg_ready; then
+    rm -f "$PG_PID_FILE"
+    say "postgres: left running at $PG_HOST:$PG_PORT (not started by this script)"
+  else
+    rm -f "$PG_PID_FILE"
+    say "postgres: down"
+  fi
+}
+
+postgres_status() {
+  local owner=""
+  postgres_owned && owner=" (started by services.sh, pid $(cat "$PG_PID_FILE"))"
+  if pg_ready; then say "postgres: up at $PG_HOST:$PG_PORT$owner"; else say "postgres: down ($PG_HOST:$PG_PORT)"; fi
 }
 
 # --- chroma ----------------------------------------------------------------------------
