@@ -1,0 +1,142 @@
+import pg from 'pg';
+import { StrataError } from '@strata/core';
+import { toStrataError } from './to-strata-error.js';
+
+/** Where the store's tables live and how many connections it may hold. */
+export interface PostgresConnectionOptions {
+  /** `postgres://user[:password]@host[:port]/database`. */
+  url: string;
+  /**
+   * The PostgreSQL schema that holds strata's tables (created on first open). Several
+   * memories can share one database under different schemas.
+   * @defaultValue 'strata'
+   */
+  schema?: string;
+  /** Connections held at most by this store (each app process has its own pool). @defaultValue 10 */
+  poolSize?: number;
+  /**
+   * How long a call waits for a free connection when all are busy before it fails with
+   * BACKEND_UNAVAILABLE (never waits forever). @defaultValue 5000
+   */
+  poolTimeoutMs?: number;
+}
+
+/** One connection inside a transaction, or the pool outside one. */
+export interface Queryable {
+  query<R>(sql: string, params?: readonly unknown[]): Promise<R[]>;
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** BIGINT (int8) columns hold epoch milliseconds and counts: numbers, not the driver's strings. */
+const INT8_OID = 20;
+const TYPES = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/**
+ * A pool of connections to one database, every connection on strata's schema, and the one
+ * place where driver errors leave the store (as StrataErrors). Transactions run on one
+ * connection and roll back on any throw.
+ */
+export class Database implements Queryable {
+  readonly schema: string;
+  /** The server and schema, for messages (no password). */
+  readonly where: string;
+  private readonly pool: pg.Pool;
+  private readonly poolSize: number;
+  private readonly poolTimeoutMs: number;
+
+  constructor(options: PostgresConnectionOptions) {
+    this.schema = options.schema ?? 'strata';
+    if (!SCHEMA_NAME.test(this.schema)) {
+      throw new StrataError('CONFIG_INVALID', `PostgreSQL schema name "${this.schema}" is not allowed.`, {
+        hint: 'Use lowercase letters, digits and underscores, starting with a letter or underscore, at most 63 characters (e.g. "strata" or "strata_tenant_1").',
+      });
+    }
+    const url = parseUrl(options.url);
+    this.where = `PostgreSQL ${url.host}${url.pathname} (schema ${this.schema})`;
+    this.poolSize = positive('poolSize', options.poolSize ?? 10);
+    this.poolTimeoutMs = positive('poolTimeoutMs', options.poolTimeoutMs ?? 5000);
+    this.pool = new pg.Pool({
+      connectionString: options.url,
+      max: this.poolSize,
+      connectionTimeoutMillis: this.poolTimeoutMs,
+      // every connection resolves strata's tables in its schema
+      options: `-c search_path=${this.schema}`,
+      types: TYPES,
+    });
+    // an idle connection the server dropped (restart) is replaced on next use; do not crash the app
+    this.pool.on('error', () => {});
+  }
+
+  async query<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
+    try {
+      return (await this.pool.query(sql, params as unknown[])).rows as R[];
+    } catch (error) {
+      throw this.toError(error);
+    }
+  }
+
+  /** Runs `body` in one transaction on one connection: committed when it returns, rolled back when it throws. */
+  async transaction<T>(body: (tx: Queryable) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw this.toError(error);
+    }
+    const tx: Queryable = { query: async <R>(sql: string, params: readonly unknown[] = []) => (await client.query(sql, params as unknown[])).rows as R[] };
+    let isBroken = false;
+    try {
+      await client.query('BEGIN');
+      const result = await body(tx);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      try {
+        await client.query('ROLLBACK');
+      } catch {
+        // the connection is gone; the server rolls back what it held
+        isBroken = true;
+      }
+      throw this.toError(error);
+    } finally {
+      client.release(isBroken);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  private toError(error: unknown): StrataError {
+    if (error instanceof Error && /timeout exceeded when trying to connect/i.test(error.message) && this.pool.totalCount >= this.poolSize) {
+      return new StrataError('BACKEND_UNAVAILABLE', `${this.where}: all ${this.poolSize} connections of the pool stayed busy for ${this.poolTimeoutMs} ms`, {
+        hint: 'Raise poolSize (and the server\'s max_connections to match), or poolTimeoutMs; calls that hold connections long (big imports) can starve the others.',
+        cause: error,
+        retryable: true,
+      });
+    }
+    return toStrataError(error, this.where);
+  }
+}
+
+function parseUrl(url: string): URL {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === undefined || (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:')) {
+    throw new StrataError('CONFIG_INVALID', `"${url}" is not a PostgreSQL URL.`, { hint: 'Pass url as postgres://user[:password]@host[:port]/database, e.g. postgres://postgres@127.0.0.1:5432/postgres.' });
+  }
+  return parsed;
+}
+
+function positive(name: string, value: number): number {
+  if (Number.isSafeInteger(value) && value > 0) return value;
+  throw new StrataError('CONFIG_INVALID', `${name} must be a positive whole number (got ${String(value)}).`, { hint: `Pass ${name} as an integer above 0, or leave it out for the default.` });
+}

@@ -1,0 +1,4 @@
+// @strata/store-postgres public surface.
+export { createPostgresSessionStore, PostgresSessionStore } from './postgres-session-store.js';
+export type { PostgresSessionStoreOptions } from './postgres-session-store.js';
+export { SCHEMA_VERSION } from './migrations.js';

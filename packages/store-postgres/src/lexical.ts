@@ -1,0 +1,153 @@
+import { analyzeText } from '@strata/core';
+import type { LexicalHit, LexicalKind, LexicalQuery } from '@strata/core';
+import type { Queryable } from './database.js';
+
+/*
+ * Lexical search answered by PostgreSQL: Okapi BM25 (k1 = 1.2, b = 0.75, idf = ln(1 + (N - df
+ * + 0.5) / (df + 0.5))), the formula of core's in-process index, computed in SQL over postings
+ * of the terms core's analyzeText gives. Every process sees a write's postings when it
+ * commits: there is no index to load or keep in step per process. Documents are indexed
+ * inside the write that stores them, so the index cannot drift from the records.
+ */
+
+const K1 = 1.2;
+const B = 0.75;
+
+/** A document to index: what its kind and id are, where it belongs, and its text. */
+export interface LexicalDocument {
+  namespace: string;
+  kind: LexicalKind;
+  id: string;
+  sessionId: string | null;
+  text: string;
+}
+
+/** Indexes documents, replacing any indexed under the same kind and id. */
+export async function indexDocuments(tx: Queryable, documents: readonly LexicalDocument[]): Promise<void> {
+  // the last text given for a kind and id is the one indexed
+  const latest = new Map<string, LexicalDocument>();
+  for (const document of documents) latest.set(`${document.kind}\u0000${document.id}`, document);
+  if (latest.size === 0) return;
+  for (const kind of new Set([...latest.values()].map((d) => d.kind))) {
+    await removeDocuments(tx, kind, [...latest.values()].filter((d) => d.kind === kind).map((d) => d.id));
+  }
+  const analyzed = [...latest.values()].map((document) => ({ document, ...countTerms(analyzeText(document.text)) }));
+  // doc numbers are handed out in the order given: the indexing order that breaks ties
+  const inserted = await tx.query<{ doc: number; kind: string; id: string }>(
+    `INSERT INTO lexical_docs (namespace, kind, id, session_id, length)
+     SELECT namespace, kind, id, session_id, length
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[]) AS d (namespace, kind, id, session_id, length, ord)
+     ORDER BY ord
+     RETURNING doc, kind, id`,
+    [
+      analyzed.map((a) => a.document.namespace),
+      analyzed.map((a) => a.document.kind),
+      analyzed.map((a) => a.document.id),
+      analyzed.map((a) => a.document.sessionId),
+      analyzed.map((a) => a.length),
+      analyzed.map((_, i) => i),
+    ],
+  );
+  const docOf = new Map(inserted.map((row) => [`${row.kind}\u0000${row.id}`, row.doc]));
+  const postings = { namespaces: [] as string[], kinds: [] as string[], terms: [] as string[], docs: [] as number[], tfs: [] as number[] };
+  for (const { document, counts } of analyzed) {
+    const doc = docOf.get(`${document.kind}\u0000${document.id}`) as number;
+    for (const [term, tf] of counts) {
+      postings.namespaces.push(document.namespace);
+      postings.kinds.push(document.kind);
+      postings.terms.push(term);
+      postings.docs.push(doc);
+      postings.tfs.push(tf);
+    }
+  }
+  if (postings.terms.length > 0) {
+    await tx.query('INSERT INTO lexical_terms (namespace, kind, term, doc, tf) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::real[])', [
+      postings.namespaces,
+      postings.kinds,
+      postings.terms,
+      postings.docs,
+      postings.tfs,
+    ]);
+  }
+  await addToStats(tx, analyzed.map((a) => ({ namespace: a.document.namespace, kind: a.document.kind, documents: 1, length: a.length })));
+}
+
+/** Removes documents of one kind by id; unknown ids are ignored. */
+export async function removeDocuments(tx: Queryable, kind: LexicalKind, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const removed = await tx.query<{ namespace: string; length: number }>('DELETE FROM lexical_docs WHERE kind = $1 AND id = ANY($2::text[]) RETURNING namespace, length', [kind, ids]);
+  await addToStats(tx, removed.map((r) => ({ namespace: r.namespace, kind, documents: -1, length: -r.length })));
+}
+
+/** Removes the turns and summaries of sessions (a deleted session's, whose ids a delete step does not list). */
+export async function removeSessionDocuments(tx: Queryable, sessionIds: readonly string[]): Promise<void> {
+  if (sessionIds.length === 0) return;
+  const removed = await tx.query<{ namespace: string; kind: LexicalKind; length: number }>(
+    "DELETE FROM lexical_docs WHERE session_id = ANY($1::text[]) AND kind IN ('turn', 'summary') RETURNING namespace, kind, length",
+    [sessionIds],
+  );
+  await addToStats(tx, removed.map((r) => ({ namespace: r.namespace, kind: r.kind, documents: -1, length: -r.length })));
+}
+
+/**
+ * The best `k` documents for the query across its kinds, best first; equal scores by kind,
+ * then the document indexed first. Documents sharing no term with the query are not returned.
+ */
+export async function searchDocuments(db: Queryable, query: LexicalQuery): Promise<LexicalHit[]> {
+  const k = Math.max(0, Math.floor(query.k));
+  const terms = [...new Set(analyzeText(query.text))];
+  const kinds = [...new Set(query.kinds)];
+  if (k === 0 || terms.length === 0 || kinds.length === 0) return [];
+  const rows = await db.query<{ kind: LexicalKind; id: string; score: number }>(
+    `WITH stats AS (
+       SELECT kind, documents::float8 AS n, total_length::float8 / documents AS average
+       FROM lexical_stats WHERE namespace = $1 AND kind = ANY($2::text[]) AND documents > 0
+     ),
+     weights AS (
+       SELECT t.kind, t.term, ln(1 + (s.n - count(*) + 0.5) / (count(*) + 0.5)) * ${K1 + 1} AS weight, s.average
+       FROM lexical_terms t JOIN stats s ON s.kind = t.kind
+       WHERE t.namespace = $1 AND t.kind = ANY($2::text[]) AND t.term = ANY($3::text[])
+       GROUP BY t.kind, t.term, s.n, s.average
+     ),
+     scored AS (
+       SELECT d.kind, d.id, d.doc,
+         sum(w.weight * t.tf / (t.tf + ${K1 * (1 - B)} + ${K1 * B} / w.average * d.length)) AS score
+       FROM weights w
+       JOIN lexical_terms t ON t.namespace = $1 AND t.kind = w.kind AND t.term = w.term
+       JOIN lexical_docs d ON d.doc = t.doc
+       WHERE $4::text IS NULL OR d.session_id = $4
+       GROUP BY d.kind, d.id, d.doc
+     )
+     SELECT kind, id, score FROM scored ORDER BY score DESC, kind, doc LIMIT $5`,
+    [query.namespace, kinds, terms, query.sessionId ?? null, k],
+  );
+  return rows.map((row) => ({ kind: row.kind, id: row.id, score: row.score }));
+}
+
+function countTerms(terms: readonly string[]): { counts: Map<string, number>; length: number } {
+  const counts = new Map<string, number>();
+  for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+  return { counts, length: terms.length };
+}
+
+/** Adds document counts and lengths per namespace and kind (one row each, in a fixed order so concurrent writers lock alike). */
+async function addToStats(tx: Queryable, changes: readonly { namespace: string; kind: LexicalKind; documents: number; length: number }[]): Promise<void> {
+  if (changes.length === 0) return;
+  const merged = new Map<string, { namespace: string; kind: LexicalKind; documents: number; length: number }>();
+  for (const change of changes) {
+    const key = JSON.stringify([change.namespace, change.kind]);
+    const sum = merged.get(key);
+    if (sum === undefined) merged.set(key, { ...change });
+    else {
+      sum.documents += change.documents;
+      sum.length += change.length;
+    }
+  }
+  const rows = [...merged.values()].sort((a, b) => (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
+  await tx.query(
+    `INSERT INTO lexical_stats (namespace, kind, documents, total_length)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[])
+     ON CONFLICT (namespace, kind) DO UPDATE SET documents = lexical_stats.documents + excluded.documents, total_length = lexical_stats.total_length + excluded.total_length`,
+    [rows.map((r) => r.namespace), rows.map((r) => r.kind), rows.map((r) => r.documents), rows.map((r) => r.length)],
+  );
+}

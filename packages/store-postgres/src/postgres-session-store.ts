@@ -1,0 +1,146 @@
+import { StrataError } from '@strata/core';
+import type {
+  Fact,
+  FactFilter,
+  JobFilter,
+  JobRecord,
+  LexicalHit,
+  LexicalIndex,
+  LexicalQuery,
+  LinkFilter,
+  MessageFilter,
+  Session,
+  SessionFilter,
+  SessionStore,
+  StoredMessage,
+  Summary,
+  SummaryFilter,
+  Topic,
+  TopicFilter,
+  TopicOp,
+  TopicStorage,
+  TopicStore,
+  TurnLink,
+  WriteBatch,
+  WriteReceipt,
+} from '@strata/core';
+import { Database } from './database.js';
+import type { PostgresConnectionOptions } from './database.js';
+import { searchDocuments } from './lexical.js';
+import { migrate } from './migrations.js';
+import { selectFacts, selectJobs, selectMessages, selectSessions, selectSummaries } from './session-queries.js';
+import { applyBatch } from './session-write.js';
+import { applyTopicOp, selectLinks, selectTopicStorage, selectTopics } from './topic-ops.js';
+
+export type PostgresSessionStoreOptions = PostgresConnectionOptions;
+
+/**
+ * A {@link SessionStore} on PostgreSQL, shared by every app process and worker that opens the
+ * same database and schema. As its own {@link LexicalIndex} it ranks with BM25 computed by the
+ * server over postings written in the same transaction as the records, so every process sees
+ * one index as soon as a write commits. As a {@link TopicStore} it keeps topics and turn links
+ * in their own tables and cold turns compressed in their row.
+ *
+ * Each `write` is one transaction. Appends lock their session's row, so seqs stay gap-free
+ * across processes; `unlessJobApplied` locks the job's key, so a job is applied once.
+ */
+export class PostgresSessionStore implements SessionStore, LexicalIndex, TopicStore {
+  private closed = false;
+
+  /** Takes a connected, migrated database from `createPostgresSessionStore`. */
+  constructor(private readonly db: Database) {}
+
+  async write(batch: WriteBatch): Promise<WriteReceipt> {
+    this.assertOpen('write');
+    return this.db.transaction((tx) => applyBatch(tx, batch));
+  }
+
+  async sessions(filter: SessionFilter): Promise<Session[]> {
+    this.assertOpen('sessions');
+    return selectSessions(this.db, filter);
+  }
+
+  async messages(filter: MessageFilter): Promise<StoredMessage[]> {
+    this.assertOpen('messages');
+    return selectMessages(this.db, filter);
+  }
+
+  async summaries(filter: SummaryFilter): Promise<Summary[]> {
+    this.assertOpen('summaries');
+    return selectSummaries(this.db, filter);
+  }
+
+  async facts(filter: FactFilter): Promise<Fact[]> {
+    this.assertOpen('facts');
+    return selectFacts(this.db, filter);
+  }
+
+  async jobs(filter: JobFilter): Promise<JobRecord[]> {
+    this.assertOpen('jobs');
+    return selectJobs(this.db, filter);
+  }
+
+  async search(query: LexicalQuery): Promise<LexicalHit[]> {
+    this.assertOpen('search');
+    return searchDocuments(this.db, query);
+  }
+
+  async writeTopics(ops: TopicOp[]): Promise<void> {
+    this.assertOpen('writeTopics');
+    await this.db.transaction(async (tx) => {
+      for (const op of ops) await applyTopicOp(tx, op);
+    });
+  }
+
+  async topics(filter: TopicFilter): Promise<Topic[]> {
+    this.assertOpen('topics');
+    return selectTopics(this.db, filter);
+  }
+
+  async links(filter: LinkFilter): Promise<TurnLink[]> {
+    this.assertOpen('links');
+    return selectLinks(this.db, filter);
+  }
+
+  async topicStorage(filter: { sessionId: string }): Promise<TopicStorage[]> {
+    this.assertOpen('topicStorage');
+    return selectTopicStorage(this.db, filter.sessionId);
+  }
+
+  /** Ends the pool's connections. Idempotent; further calls throw CLOSED. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.db.close();
+  }
+
+  private assertOpen(method: string): void {
+    if (!this.closed) return;
+    throw new StrataError('CLOSED', `PostgresSessionStore.${method}() was called after close() (${this.db.where}).`, {
+      hint: 'A closed store cannot be reopened; create a new one with createPostgresSessionStore().',
+    });
+  }
+}
+
+/**
+ * Connects to PostgreSQL and opens strata's schema in it, creating and migrating it if needed
+ * (once, under an advisory lock, however many processes open it at once).
+ * @throws StrataError CONFIG_INVALID for a bad URL or schema name, a schema of a newer strata
+ *   or one holding other tables; BACKEND_UNAVAILABLE when the server cannot be reached.
+ *
+ * @example
+ * ```ts
+ * const store = await createPostgresSessionStore({ url: 'postgres://postgres@127.0.0.1:5432/postgres' });
+ * const memory = await createMemory({ store });
+ * ```
+ */
+export async function createPostgresSessionStore(options: PostgresSessionStoreOptions): Promise<PostgresSessionStore> {
+  const db = new Database(options);
+  try {
+    await migrate(db);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return new PostgresSessionStore(db);
+}

@@ -1,0 +1,128 @@
+import type { Fact, FactFilter, JobFilter, JobRecord, MessageFilter, Session, SessionFilter, StoredMessage, Summary, SummaryFilter } from '@strata/core';
+import type { Queryable } from './database.js';
+import { storedText, toFact, toJob, toMessage, toSession, toSummary } from './rows.js';
+import type { FactRow, JobRow, MessageRow, SessionRow, SummaryRow } from './rows.js';
+
+/*
+ * The read side: filters and orderings exactly as the SessionStore port documents them (and
+ * the in-memory store implements them). Id lists are bound as one text[] parameter, so a
+ * statement's SQL depends only on which filters are set.
+ */
+
+const SESSION_COLUMNS = 'id, namespace, title, metadata, created_at, updated_at, last_seq';
+const MESSAGE_COLUMNS = 'id, session_id, namespace, seq, role, content, name, tool_calls, tool_call_id, metadata, created_at, content_z, tokens, token_counter';
+const SUMMARY_COLUMNS = 's.id, s.session_id, s.namespace, s.level, s.from_seq, s.to_seq, s.text, s.created_at, s.degraded';
+const FACT_COLUMNS = 'f.id, f.namespace, f.subject, f.predicate, f.object, f.text, f.valid_from, f.valid_to, f.superseded_by, f.confidence, f.created_at, f.degraded';
+
+/** `sourceMessageIds` of each row, in their stored order, from the provenance table. */
+const sourcesOf = (kind: 'summary' | 'fact', alias: string): string =>
+  `ARRAY(SELECT p.message_id FROM provenance p WHERE p.item_kind = '${kind}' AND p.item_id = ${alias}.id ORDER BY p.position) AS source_ids`;
+
+/** WHERE conditions and their parameters ($1, $2, ...), added only for the filter fields that are set. */
+class Conditions {
+  readonly params: unknown[] = [];
+  private readonly clauses: string[] = [];
+
+  /** `clause` names its parameter `?`, replaced by its number. */
+  add(clause: string, value: unknown): this {
+    if (value === undefined) return this;
+    this.params.push(value);
+    this.clauses.push(clause.replace('?', `$${this.params.length}`));
+    return this;
+  }
+
+  addClause(clause: string): this {
+    this.clauses.push(clause);
+    return this;
+  }
+
+  /** The next parameter's placeholder, for a value added after the conditions (LIMIT). */
+  next(value: unknown): string {
+    this.params.push(value);
+    return `$${this.params.length}`;
+  }
+
+  where(): string {
+    return this.clauses.length === 0 ? '' : ` WHERE ${this.clauses.join(' AND ')}`;
+  }
+}
+
+export async function selectSessions(db: Queryable, filter: SessionFilter): Promise<Session[]> {
+  const conditions = new Conditions().add('id = ANY(?::text[])', filter.ids).add('namespace = ?', filter.namespace).add('updated_at < ?', filter.updatedBefore);
+  const limit = countOf(filter.limit);
+  const sql = `SELECT ${SESSION_COLUMNS} FROM sessions${conditions.where()} ORDER BY updated_at DESC, id${limit === undefined ? '' : ` LIMIT ${conditions.next(limit)}`}`;
+  return (await db.query<SessionRow>(sql, conditions.params)).map(toSession);
+}
+
+/** With `last`, reads the newest N backwards through the (session_id, seq) index, not the whole session. */
+export async function selectMessages(db: Queryable, filter: MessageFilter): Promise<StoredMessage[]> {
+  const conditions = new Conditions()
+    .add('session_id = ?', filter.sessionId)
+    .add('id = ANY(?::text[])', filter.ids)
+    .add('namespace = ?', filter.namespace)
+    .add('seq >= ?', filter.fromSeq)
+    .add('seq <= ?', filter.toSeq);
+  if (filter.seqRanges !== undefined) {
+    const ranges = filter.seqRanges;
+    conditions.add(
+      '(session_id, seq) IN (SELECT m.session_id, m.seq FROM jsonb_to_recordset(?::jsonb) AS r ("sessionId" text, "fromSeq" bigint, "toSeq" bigint) JOIN messages m ON m.session_id = r."sessionId" AND m.seq BETWEEN r."fromSeq" AND r."toSeq")',
+      JSON.stringify(ranges.map((r) => ({ sessionId: r.sessionId, fromSeq: r.fromSeq, toSeq: r.toSeq }))),
+    );
+  }
+  const base = `SELECT ${MESSAGE_COLUMNS} FROM messages${conditions.where()}`;
+  return (await newestLast<MessageRow>(db, base, ['session_id', 'seq'], conditions, filter.last)).map(toMessage);
+}
+
+export async function selectSummaries(db: Queryable, filter: SummaryFilter): Promise<Summary[]> {
+  const conditions = new Conditions()
+    .add('s.session_id = ?', filter.sessionId)
+    .add('s.id = ANY(?::text[])', filter.ids)
+    .add('s.namespace = ?', filter.namespace)
+    .add('s.level = ?', filter.level)
+    .add('s.to_seq >= ?', filter.minToSeq)
+    .add("s.id IN (SELECT p.item_id FROM provenance p WHERE p.message_id = ANY(?::text[]) AND p.item_kind = 'summary')", filter.sourceMessageIds);
+  const sql = `SELECT ${SUMMARY_COLUMNS}, ${sourcesOf('summary', 's')} FROM summaries s${conditions.where()} ORDER BY s.session_id, s.from_seq, s.to_seq, s.id`;
+  return (await db.query<SummaryRow>(sql, conditions.params)).map(toSummary);
+}
+
+export async function selectFacts(db: Queryable, filter: FactFilter): Promise<Fact[]> {
+  const conditions = new Conditions()
+    .add('f.id = ANY(?::text[])', filter.ids)
+    .add('f.namespace = ?', filter.namespace)
+    .add('f.subject = ?', filter.subject === undefined ? undefined : storedText(filter.subject))
+    .add('f.predicate = ?', filter.predicate === undefined ? undefined : storedText(filter.predicate))
+    .add("split_part(f.predicate, ':', 1) = ANY(?::text[])", filter.predicateKinds)
+    .add("f.id IN (SELECT p.item_id FROM provenance p WHERE p.message_id = ANY(?::text[]) AND p.item_kind = 'fact')", filter.sourceMessageIds);
+  if (filter.includeSuperseded !== true) conditions.addClause('f.valid_to IS NULL');
+  const count = countOf(filter.last);
+  const columns = `SELECT ${FACT_COLUMNS}, ${sourcesOf('fact', 'f')} FROM facts f`;
+  if (count === undefined) return (await db.query<FactRow>(`${columns}${conditions.where()} ORDER BY f.valid_from, f.id`, conditions.params)).map(toFact);
+  // the newest N rows are chosen first, so provenance is read for those alone
+  const newest = `SELECT f.id FROM facts f${conditions.where()} ORDER BY f.valid_from DESC, f.id DESC LIMIT ${conditions.next(count)}`;
+  return (await db.query<FactRow>(`${columns} WHERE f.id IN (${newest}) ORDER BY f.valid_from, f.id`, conditions.params)).map(toFact);
+}
+
+export async function selectJobs(db: Queryable, filter: JobFilter): Promise<JobRecord[]> {
+  const conditions = new Conditions().add('session_id = ?', filter.sessionId).add('type = ?', filter.type);
+  const base = `SELECT key, type, session_id, from_seq, to_seq, applied_at FROM jobs${conditions.where()}`;
+  return (await newestLast<JobRow>(db, base, ['to_seq', 'key'], conditions, filter.last)).map(toJob);
+}
+
+/**
+ * Rows of `base` in `order` (ascending columns); with `last`, only the final N of them, read
+ * in descending order with a LIMIT and turned around, still oldest first.
+ */
+async function newestLast<R>(db: Queryable, base: string, order: readonly string[], conditions: Conditions, last: number | undefined): Promise<R[]> {
+  const count = countOf(last);
+  const ascending = order.join(', ');
+  if (count === undefined) return db.query<R>(`${base} ORDER BY ${ascending}`, conditions.params);
+  const descending = order.map((column) => `${column} DESC`).join(', ');
+  return db.query<R>(`SELECT * FROM (${base} ORDER BY ${descending} LIMIT ${conditions.next(count)}) AS newest ORDER BY ${ascending}`, conditions.params);
+}
+
+/** A LIMIT like `Array.slice` reads it: truncated, at least 0; none for an infinite one. */
+function countOf(value: number | undefined): number | undefined {
+  if (value === undefined || value === Infinity) return undefined;
+  const count = Math.trunc(value);
+  return Number.isNaN(count) || count < 0 ? 0 : count;
+}

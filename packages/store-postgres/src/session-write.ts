@@ -1,0 +1,304 @@
+import { factLexicalText, StrataError, turnLexicalText } from '@strata/core';
+import type { Fact, JobRecord, NewMessage, Session, StoreOp, StoredMessage, Summary, WriteBatch, WriteReceipt } from '@strata/core';
+import type { Queryable } from './database.js';
+import { indexDocuments, removeDocuments, removeSessionDocuments } from './lexical.js';
+import { messageRow, readText, storedOptional, storedText, toJson, toMessage } from './rows.js';
+import type { MessageRow } from './rows.js';
+
+/*
+ * The body of one `write`: its steps in order inside one transaction, the records and their
+ * lexical postings together. Concurrency rules (READ COMMITTED plus explicit locks):
+ * - an append locks its session's row (FOR UPDATE), so seqs stay gap-free and unique across processes;
+ * - a job key is locked (advisory, to the end of the transaction) before the ledger is read, so
+ *   two processes applying one job apply it once;
+ * - fact slots and sessions whose summaries change are locked before the integrity check, so two
+ *   writers cannot both pass it.
+ */
+
+type DeleteOp = Extract<StoreOp, { type: 'delete' }>;
+
+export async function applyBatch(tx: Queryable, batch: WriteBatch): Promise<WriteReceipt> {
+  const key = batch.unlessJobApplied;
+  if (key !== undefined) {
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`strata.job.${key}`]);
+    if ((await tx.query('SELECT 1 FROM jobs WHERE key = $1', [key])).length > 0) return { applied: false, messages: [] };
+  }
+  await lockSlotsAndSessions(tx, batch.ops);
+  const messages: StoredMessage[] = [];
+  for (const op of batch.ops) messages.push(...(await applyOp(tx, op)));
+  await assertIntegrity(tx, batch.ops);
+  return { applied: true, messages };
+}
+
+async function applyOp(tx: Queryable, op: StoreOp): Promise<StoredMessage[]> {
+  switch (op.type) {
+    case 'putSession':
+      await putSession(tx, op.session);
+      return [];
+    case 'appendMessages':
+      return appendMessages(tx, op.sessionId, op.messages);
+    case 'insertMessages':
+      return insertMessages(tx, op.messages);
+    case 'putSummaries':
+      await putSummaries(tx, op.summaries);
+      return [];
+    case 'putFacts':
+      await putFacts(tx, op.facts);
+      return [];
+    case 'recordJobs':
+      await recordJobs(tx, op.jobs);
+      return [];
+    case 'delete':
+      await deleteRecords(tx, op);
+      return [];
+  }
+}
+
+async function putSession(tx: Queryable, session: Session): Promise<void> {
+  await tx.query(
+    `INSERT INTO sessions (id, namespace, title, metadata, created_at, updated_at, last_seq) VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (id) DO UPDATE SET namespace = excluded.namespace, title = excluded.title, metadata = excluded.metadata,
+       created_at = excluded.created_at, updated_at = excluded.updated_at, last_seq = greatest(sessions.last_seq, excluded.last_seq)`,
+    [session.id, session.namespace, storedOptional(session.title), toJson(session.metadata ?? {}, 'session metadata'), session.createdAt, session.updatedAt, session.lastSeq],
+  );
+}
+
+interface SessionState {
+  namespace: string;
+  last_seq: number;
+  updated_at: number;
+}
+
+/** The session's row, locked until the transaction ends, or NOT_FOUND saying what could not be done. */
+async function lockSession(tx: Queryable, sessionId: string, action: string): Promise<SessionState> {
+  const row = (await tx.query<SessionState>('SELECT namespace, last_seq, updated_at FROM sessions WHERE id = $1 FOR UPDATE', [sessionId]))[0];
+  if (row !== undefined) return row;
+  throw new StrataError('NOT_FOUND', `Session "${sessionId}" does not exist, so strata cannot ${action}.`, {
+    hint: 'Create the session first with memory.sessions.create() (or a putSession step earlier in the same batch).',
+  });
+}
+
+async function appendMessages(tx: Queryable, sessionId: string, messages: readonly NewMessage[]): Promise<StoredMessage[]> {
+  const session = await lockSession(tx, sessionId, 'append messages to it');
+  if (messages.length === 0) return [];
+  await assertNewMessageIds(tx, messages.map((m) => m.id));
+  let updatedAt = session.updated_at;
+  const rows = messages.map((message, i) => {
+    updatedAt = Math.max(updatedAt, message.createdAt);
+    return messageRow(message, sessionId, session.namespace, session.last_seq + i + 1);
+  });
+  await insertRows(tx, rows);
+  await tx.query('UPDATE sessions SET last_seq = $2, updated_at = $3 WHERE id = $1', [sessionId, session.last_seq + rows.length, updatedAt]);
+  return rows.map(toMessage);
+}
+
+async function insertMessages(tx: Queryable, messages: readonly StoredMessage[]): Promise<StoredMessage[]> {
+  const rows: MessageRow[] = [];
+  for (const message of messages) {
+    const session = await lockSession(tx, message.sessionId, 'insert messages into it');
+    await assertNewMessageIds(tx, [message.id]);
+    const taken = (await tx.query<{ id: string }>('SELECT id FROM messages WHERE session_id = $1 AND seq = $2', [message.sessionId, message.seq]))[0];
+    if (taken !== undefined) {
+      throw new StrataError('CONFLICT', `Seq ${message.seq} of session "${message.sessionId}" is already taken by message "${taken.id}" (inserting "${message.id}").`, {
+        hint: 'insertMessages is for imports into free seqs; use appendMessages to add new turns.',
+      });
+    }
+    // a message lives in its session's namespace, whatever the input says, so isolation holds
+    const row = messageRow(message, message.sessionId, session.namespace, message.seq);
+    await insertRows(tx, [row]);
+    await tx.query('UPDATE sessions SET last_seq = greatest(last_seq, $2) WHERE id = $1', [message.sessionId, message.seq]);
+    rows.push(row);
+  }
+  return rows.map(toMessage);
+}
+
+/** Inserts message rows and their postings (one statement each). */
+async function insertRows(tx: Queryable, rows: readonly MessageRow[]): Promise<void> {
+  const column = <K extends keyof MessageRow>(key: K): MessageRow[K][] => rows.map((row) => row[key]);
+  await tx.query(
+    `INSERT INTO messages (id, session_id, namespace, seq, role, content, name, tool_calls, tool_call_id, metadata, created_at, tokens, token_counter)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bigint[], $12::int[], $13::text[])`,
+    [column('id'), column('session_id'), column('namespace'), column('seq'), column('role'), column('content'), column('name'), column('tool_calls'), column('tool_call_id'), column('metadata'), column('created_at'), column('tokens'), column('token_counter')],
+  );
+  await indexDocuments(
+    tx,
+    rows.map((row) => ({ namespace: row.namespace, kind: 'turn' as const, id: row.id, sessionId: row.session_id, text: turnLexicalText({ content: readText(row.content), name: row.name === null ? undefined : readText(row.name), createdAt: row.created_at }) })),
+  );
+}
+
+async function assertNewMessageIds(tx: Queryable, ids: readonly string[]): Promise<void> {
+  const seen = new Set<string>();
+  for (const id of ids) {
+    if (seen.has(id)) throw duplicateMessage(id, 'the same batch');
+    seen.add(id);
+  }
+  const existing = (await tx.query<{ id: string; session_id: string; seq: number }>('SELECT id, session_id, seq FROM messages WHERE id = ANY($1::text[]) LIMIT 1', [ids]))[0];
+  if (existing !== undefined) throw duplicateMessage(existing.id, `session "${existing.session_id}", seq ${existing.seq}`);
+}
+
+function duplicateMessage(id: string, where: string): StrataError {
+  return new StrataError('CONFLICT', `Message id "${id}" already exists (${where}).`, {
+    hint: 'Message ids are unique across the store: omit the id to let strata generate one, or skip messages already stored.',
+  });
+}
+
+/** Inserts or replaces each summary by id, with its provenance and postings. */
+async function putSummaries(tx: Queryable, summaries: readonly Summary[]): Promise<void> {
+  for (const summary of summaries) {
+    if ((await tx.query('SELECT 1 FROM sessions WHERE id = $1', [summary.sessionId])).length === 0) {
+      throw new StrataError('NOT_FOUND', `Session "${summary.sessionId}" does not exist, so strata cannot store summary "${summary.id}" for it.`, {
+        hint: 'Create the session first (or a putSession step earlier in the same batch); a forgotten session takes its summaries with it.',
+      });
+    }
+    await tx.query('DELETE FROM summaries WHERE id = $1', [summary.id]);
+    await tx.query(
+      'INSERT INTO summaries (id, session_id, namespace, level, from_seq, to_seq, text, created_at, degraded) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
+      [summary.id, summary.sessionId, summary.namespace, summary.level, summary.fromSeq, summary.toSeq, storedText(summary.text), summary.createdAt, summary.degraded],
+    );
+    await replaceSources(tx, 'summary', summary.id, summary.sourceMessageIds);
+  }
+  await indexDocuments(tx, summaries.map((s) => ({ namespace: s.namespace, kind: 'summary' as const, id: s.id, sessionId: s.sessionId, text: s.text })));
+}
+
+/** Inserts or replaces each fact by id; superseded facts stay stored, searches skip them. */
+async function putFacts(tx: Queryable, facts: readonly Fact[]): Promise<void> {
+  for (const fact of facts) {
+    await tx.query('DELETE FROM facts WHERE id = $1', [fact.id]);
+    await tx.query(
+      `INSERT INTO facts (id, namespace, subject, predicate, object, text, valid_from, valid_to, superseded_by, confidence, created_at, degraded)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [fact.id, fact.namespace, storedText(fact.subject), storedText(fact.predicate), storedText(fact.object), storedText(fact.text), fact.validFrom, isCurrent(fact) ? null : fact.validTo, fact.supersededBy ?? null, fact.confidence, fact.createdAt, fact.degraded],
+    );
+    await replaceSources(tx, 'fact', fact.id, fact.sourceMessageIds);
+  }
+  await removeDocuments(tx, 'fact', facts.filter((f) => !isCurrent(f)).map((f) => f.id));
+  await indexDocuments(tx, facts.filter(isCurrent).map((f) => ({ namespace: f.namespace, kind: 'fact' as const, id: f.id, sessionId: null, text: factLexicalText(f) })));
+}
+
+/** Same test as the in-memory store: a fact is current unless validTo is a number. */
+function isCurrent(fact: Fact): boolean {
+  return typeof fact.validTo !== 'number';
+}
+
+async function replaceSources(tx: Queryable, kind: 'summary' | 'fact', item: string, messageIds: readonly string[]): Promise<void> {
+  await tx.query('DELETE FROM provenance WHERE item_kind = $1 AND item_id = $2', [kind, item]);
+  if (messageIds.length === 0) return;
+  // a message listed twice keeps its first position
+  await tx.query(
+    `INSERT INTO provenance (item_kind, item_id, message_id, position)
+     SELECT $1, $2, message_id, position FROM unnest($3::text[]) WITH ORDINALITY AS s (message_id, position)
+     ON CONFLICT DO NOTHING`,
+    [kind, item, messageIds],
+  );
+}
+
+/** The ledger records when a job was first applied; recording it again changes nothing. */
+async function recordJobs(tx: Queryable, jobs: readonly JobRecord[]): Promise<void> {
+  for (const job of jobs) {
+    await tx.query('INSERT INTO jobs (key, type, session_id, from_seq, to_seq, applied_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (key) DO NOTHING', [
+      job.key,
+      job.type,
+      job.sessionId,
+      job.fromSeq,
+      job.toSeq,
+      job.appliedAt,
+    ]);
+  }
+}
+
+/**
+ * Deletes by id; unknown ids are ignored. A session takes its messages, summaries, topics and
+ * links along (foreign keys), and its job records and the summaries' provenance here. Facts
+ * are kept: they belong to the namespace, core trims them.
+ */
+async function deleteRecords(tx: Queryable, op: DeleteOp): Promise<void> {
+  const sessions = op.sessions ?? [];
+  if (sessions.length > 0) {
+    await tx.query("DELETE FROM provenance WHERE item_kind = 'summary' AND item_id IN (SELECT id FROM summaries WHERE session_id = ANY($1::text[]))", [sessions]);
+    await tx.query('DELETE FROM jobs WHERE session_id = ANY($1::text[])', [sessions]);
+    await removeSessionDocuments(tx, sessions);
+    await tx.query('DELETE FROM sessions WHERE id = ANY($1::text[])', [sessions]);
+  }
+  const messages = op.messages ?? [];
+  if (messages.length > 0) {
+    await tx.query('DELETE FROM messages WHERE id = ANY($1::text[])', [messages]);
+    await removeDocuments(tx, 'turn', messages);
+  }
+  const summaries = op.summaries ?? [];
+  if (summaries.length > 0) {
+    await tx.query('DELETE FROM summaries WHERE id = ANY($1::text[])', [summaries]);
+    await tx.query("DELETE FROM provenance WHERE item_kind = 'summary' AND item_id = ANY($1::text[])", [summaries]);
+    await removeDocuments(tx, 'summary', summaries);
+  }
+  const facts = op.facts ?? [];
+  if (facts.length > 0) {
+    await tx.query('DELETE FROM facts WHERE id = ANY($1::text[])', [facts]);
+    await tx.query("DELETE FROM provenance WHERE item_kind = 'fact' AND item_id = ANY($1::text[])", [facts]);
+    await removeDocuments(tx, 'fact', facts);
+  }
+  if ((op.jobs ?? []).length > 0) await tx.query('DELETE FROM jobs WHERE key = ANY($1::text[])', [op.jobs]);
+}
+
+/**
+ * Locks, in one fixed order, the fact slots and the sessions whose batch summaries this batch
+ * writes: a second writer of the same slot or session waits for this one to commit, and its
+ * integrity check then sees this one's rows.
+ */
+async function lockSlotsAndSessions(tx: Queryable, ops: readonly StoreOp[]): Promise<void> {
+  const keys = new Set<string>();
+  for (const op of ops) {
+    if (op.type === 'putFacts') for (const f of op.facts) keys.add(`strata.slot.${JSON.stringify([f.namespace, f.subject, f.predicate])}`);
+    if (op.type === 'putSummaries') for (const s of op.summaries) if (s.level === 'batch') keys.add(`strata.summaries.${s.sessionId}`);
+  }
+  if (keys.size === 0) return;
+  await tx.query('SELECT pg_advisory_xact_lock(hashtext(key)) FROM unnest($1::text[]) AS key ORDER BY key', [[...keys].sort()]);
+}
+
+/**
+ * The store's integrity rules, checked after a batch's steps and before it commits (the
+ * in-memory store's rules): a fact slot has at most one current fact; the batch summaries of a
+ * session never overlap. Throws CONFLICT, which rolls the transaction back.
+ */
+async function assertIntegrity(tx: Queryable, ops: readonly StoreOp[]): Promise<void> {
+  for (const op of ops) {
+    if (op.type === 'putFacts') {
+      for (const fact of op.facts) {
+        const current = await tx.query<{ id: string }>('SELECT id FROM facts WHERE namespace = $1 AND subject = $2 AND predicate = $3 AND valid_to IS NULL ORDER BY valid_from, id', [
+          fact.namespace,
+          storedText(fact.subject),
+          storedText(fact.predicate),
+        ]);
+        if (current.length > 1) {
+          throw new StrataError('CONFLICT', `fact slot ${fact.namespace} / ${fact.subject} / ${fact.predicate} would have ${current.length} current facts (${current.map((r) => r.id).join(', ')})`, {
+            hint: 'Another writer changed this slot meanwhile: re-read the slot and reconcile again (the job queue retries this).',
+          });
+        }
+      }
+    }
+    if (op.type === 'putSummaries') {
+      for (const summary of op.summaries) if (summary.level === 'batch') await assertNoOverlap(tx, summary.id, summary.sessionId);
+    }
+  }
+}
+
+async function assertNoOverlap(tx: Queryable, summaryId: string, sessionId: string): Promise<void> {
+  const overlap = (
+    await tx.query<{ t_id: string; t_from: number; t_to: number; id: string; from_seq: number; to_seq: number }>(
+      `SELECT t.id AS t_id, t.from_seq AS t_from, t.to_seq AS t_to, o.id, o.from_seq, o.to_seq
+       FROM summaries t JOIN summaries o
+         ON o.session_id = t.session_id AND o.level = 'batch' AND o.to_seq >= t.from_seq AND o.from_seq <= t.to_seq AND o.id <> t.id
+       WHERE t.id = $1 AND t.level = 'batch'
+       ORDER BY o.from_seq, o.to_seq, o.id LIMIT 1`,
+      [summaryId],
+    )
+  )[0];
+  if (overlap === undefined) return;
+  const touched = { id: overlap.t_id, from: overlap.t_from, to: overlap.t_to };
+  const other = { id: overlap.id, from: overlap.from_seq, to: overlap.to_seq };
+  // the two in the order the session lists them (fromSeq, toSeq, id)
+  const otherFirst = other.from - touched.from || other.to - touched.to || (other.id < touched.id ? -1 : 1);
+  const [first, second] = otherFirst < 0 ? [other, touched] : [touched, other];
+  throw new StrataError('CONFLICT', `summaries ${first.id} (${first.from}-${first.to}) and ${second.id} (${second.from}-${second.to}) of session ${sessionId} would overlap`, {
+    hint: 'Another writer summarized these turns meanwhile: re-read the session (the job queue retries this).',
+  });
+}
