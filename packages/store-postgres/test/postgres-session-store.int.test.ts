@@ -1,0 +1,157 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { StrataError } from '@strata/core';
+import type { Fact, Session, StrataErrorCode } from '@strata/core';
+import { createPostgresSessionStore, SCHEMA_VERSION, type PostgresSessionStore } from '../src/index.js';
+import { dropSchemas, POSTGRES_URL, postgresUnavailable, uniqueSchema } from './postgres-server.js';
+
+const unavailable = await postgresUnavailable();
+const T0 = Date.UTC(2024, 0, 1);
+const session = (id: string): Session => ({ id, namespace: 'ns', metadata: {}, createdAt: T0, updatedAt: T0, lastSeq: 0 });
+const fact = (id: string, object: string, validFrom: number): Fact => ({
+  id, namespace: 'ns', subject: 'user', predicate: 'lives_in', object, text: `The user lives in ${object}`, sourceMessageIds: [], validFrom, confidence: 0.9, createdAt: validFrom, degraded: false,
+});
+
+async function expectCode(promise: Promise<unknown>, code: StrataErrorCode, pattern?: RegExp): Promise<StrataError> {
+  const error = await promise.then(() => undefined, (e: unknown) => e);
+  expect(StrataError.is(error, code), `expected ${code}, got ${String(error)}`).toBe(true);
+  if (pattern) expect((error as StrataError).message).toMatch(pattern);
+  return error as StrataError;
+}
+
+async function sql(text: string): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  try {
+    return await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+describe.skipIf(unavailable !== null)(`PostgresSessionStore on a real server (${POSTGRES_URL})`, () => {
+  const schemas: string[] = [];
+  const stores: PostgresSessionStore[] = [];
+  /** A store on a new schema (or on `schema`), closed and dropped after the suite. */
+  const open = async (schema = uniqueSchema(), options: { poolSize?: number; poolTimeoutMs?: number } = {}): Promise<PostgresSessionStore> => {
+    if (!schemas.includes(schema)) schemas.push(schema);
+    const store = await createPostgresSessionStore({ url: POSTGRES_URL, schema, ...options });
+    stores.push(store);
+    return store;
+  };
+  afterAll(async () => {
+    for (const store of stores) await store.close();
+    await dropSchemas(schemas);
+  });
+
+  it('migrates a new schema once when many stores open it at the same moment', async () => {
+    const schema = uniqueSchema();
+    const opened = await Promise.all(Array.from({ length: 6 }, () => open(schema, { poolSize: 2 })));
+    expect(opened).toHaveLength(6);
+    const rows = (await sql(`SELECT version FROM ${schema}.schema_migrations ORDER BY version`)).rows as { version: number }[];
+    expect(rows.map((r) => r.version)).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
+  });
+
+  it('refuses a schema of a newer strata and one holding other tables, and changes neither', async () => {
+    const newer = uniqueSchema();
+    await (await open(newer)).close();
+    await sql(`INSERT INTO ${newer}.schema_migrations VALUES (${SCHEMA_VERSION + 1}, 'from the future', 0)`);
+    await expectCode(open(newer), 'CONFIG_INVALID', /newer than this strata/);
+    const foreign = uniqueSchema();
+    schemas.push(foreign);
+    await sql(`CREATE SCHEMA ${foreign}; CREATE TABLE ${foreign}.orders (id int)`);
+    await expectCode(open(foreign), 'CONFIG_INVALID', /not a strata schema.*orders/);
+    expect((await sql(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = '${foreign}'`)).rows[0]).toEqual({ n: 1 });
+  });
+
+  it('rejects a bad URL or schema name with CONFIG_INVALID, and an unreachable server with a retryable BACKEND_UNAVAILABLE', async () => {
+    await expectCode(createPostgresSessionStore({ url: 'mysql://localhost/x' }), 'CONFIG_INVALID', /not a PostgreSQL URL/);
+    await expectCode(createPostgresSessionStore({ url: POSTGRES_URL, schema: 'Robert"; DROP TABLE x' }), 'CONFIG_INVALID', /schema name/);
+    const down = await expectCode(createPostgresSessionStore({ url: 'postgres://postgres@127.0.0.1:1/postgres', poolTimeoutMs: 2000 }), 'BACKEND_UNAVAILABLE');
+    expect(down.retryable).toBe(true);
+  });
+
+  it('fails a call with BACKEND_UNAVAILABLE after poolTimeoutMs when every connection stays busy, and serves it once one is free', async () => {
+    const store = await open(uniqueSchema(), { poolSize: 1, poolTimeoutMs: 300 });
+    await store.write({ ops: [{ type: 'putSession', session: session('s1') }] });
+    // the one connection is held by a write whose transaction waits on a lock held elsewhere
+    const schema = schemas[schemas.length - 1] as string;
+    const blocker = new pg.Client({ connectionString: POSTGRES_URL });
+    await blocker.connect();
+    await blocker.query('BEGIN');
+    await blocker.query(`SELECT 1 FROM ${schema}.sessions WHERE id = 's1' FOR UPDATE`);
+    const held = store.write({ ops: [{ type: 'appendMessages', sessionId: 's1', messages: [{ id: 'm1', role: 'user', content: 'hello', createdAt: T0, metadata: {} }] }] });
+    const started = Date.now();
+    const error = await expectCode(store.sessions({}), 'BACKEND_UNAVAILABLE', /all 1 connections of the pool stayed busy for 300 ms/);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(error.hint).toMatch(/poolSize/);
+    await blocker.query('COMMIT');
+    await blocker.end();
+    expect((await held).messages.map((m) => m.seq)).toEqual([1]);
+    expect((await store.sessions({})).map((s) => s.lastSeq)).toEqual([1]);
+  });
+
+  it('keeps seqs gap-free and unique when stores with their own pools append to one session at once', async () => {
+    const schema = uniqueSchema();
+    const writers = await Promise.all(Array.from({ length: 4 }, () => open(schema, { poolSize: 3 })));
+    await (writers[0] as PostgresSessionStore).write({ ops: [{ type: 'putSession', session: session('shared') }] });
+    const appends = writers.flatMap((store, w) =>
+      Array.from({ length: 25 }, (_, i) =>
+        store.write({ ops: [{ type: 'appendMessages', sessionId: 'shared', messages: [{ id: `w${w}-${i}-a`, role: 'user', content: `from ${w}`, createdAt: T0 + i, metadata: {} }, { id: `w${w}-${i}-b`, role: 'assistant', content: 'ok', createdAt: T0 + i, metadata: {} }] }] }),
+      ),
+    );
+    const receipts = await Promise.all(appends);
+    const seqs = receipts.flatMap((r) => r.messages.map((m) => m.seq)).sort((a, b) => a - b);
+    expect(seqs).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    // a batch's messages are consecutive
+    for (const receipt of receipts) expect((receipt.messages[1]?.seq ?? 0) - (receipt.messages[0]?.seq ?? 0)).toBe(1);
+    const reader = writers[3] as PostgresSessionStore;
+    expect((await reader.messages({ sessionId: 'shared' })).map((m) => m.seq)).toEqual(seqs);
+    expect((await reader.sessions({ ids: ['shared'] }))[0]?.lastSeq).toBe(200);
+  });
+
+  it('applies a job once when several stores apply its result at the same moment', async () => {
+    const schema = uniqueSchema();
+    const writers = await Promise.all(Array.from({ length: 4 }, () => open(schema, { poolSize: 2 })));
+    await (writers[0] as PostgresSessionStore).write({ ops: [{ type: 'putSession', session: session('s1') }] });
+    const job = { key: 'ingest:s1:1-2', type: 'ingest' as const, sessionId: 's1', fromSeq: 1, toSeq: 2, appliedAt: T0 };
+    const receipts = await Promise.all(
+      writers.map((store, w) => store.write({ unlessJobApplied: job.key, ops: [{ type: 'putFacts', facts: [fact(`f-${w}`, `City ${w}`, T0 + w)] }, { type: 'recordJobs', jobs: [job] }] })),
+    );
+    expect(receipts.filter((r) => r.applied)).toHaveLength(1);
+    const facts = await (writers[1] as PostgresSessionStore).facts({ namespace: 'ns', includeSuperseded: true });
+    expect(facts).toHaveLength(1);
+    expect(await (writers[2] as PostgresSessionStore).jobs({ sessionId: 's1' })).toEqual([job]);
+  });
+
+  it('keeps one current fact per slot when two stores write the slot at once: the second fails with CONFLICT and writes nothing', async () => {
+    const schema = uniqueSchema();
+    const [a, b] = await Promise.all([open(schema), open(schema)]);
+    const results = await Promise.allSettled([
+      (a as PostgresSessionStore).write({ ops: [{ type: 'putFacts', facts: [fact('fa', 'Lisbon', T0)] }] }),
+      (b as PostgresSessionStore).write({ ops: [{ type: 'putFacts', facts: [fact('fb', 'Porto', T0 + 1)] }] }),
+    ]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect(StrataError.is(rejected.reason, 'CONFLICT')).toBe(true);
+    expect(await (a as PostgresSessionStore).facts({ namespace: 'ns' })).toHaveLength(1);
+  });
+
+  it('sees a write of another store at once: search and reads share one index', async () => {
+    const schema = uniqueSchema();
+    const [writer, reader] = await Promise.all([open(schema), open(schema)]);
+    await (writer as PostgresSessionStore).write({
+      ops: [{ type: 'putSession', session: session('s1') }, { type: 'appendMessages', sessionId: 's1', messages: [{ id: 'm1', role: 'user', content: 'We adopted a golden retriever', createdAt: T0, metadata: {} }] }],
+    });
+    expect((await (reader as PostgresSessionStore).search({ namespace: 'ns', text: 'retrievers', kinds: ['turn'], k: 5 })).map((h) => h.id)).toEqual(['m1']);
+    await (reader as PostgresSessionStore).write({ ops: [{ type: 'delete', messages: ['m1'] }] });
+    expect(await (writer as PostgresSessionStore).search({ namespace: 'ns', text: 'retriever', kinds: ['turn'], k: 5 })).toEqual([]);
+    expect(await (writer as PostgresSessionStore).messages({ sessionId: 's1' })).toEqual([]);
+  });
+});
+
+if (unavailable !== null) {
+  describe.skip(`store-postgres: ${unavailable}`, () => {
+    it('PostgreSQL-specific behaviour', () => {});
+  });
+}
