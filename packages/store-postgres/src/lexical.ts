@@ -11,6 +11,8 @@ import type { Queryable } from './database.js';
  */
 
 const K1 = 1.2;
+/** Rows each namespace and kind's counts are spread over (see the lexical_stats table). */
+const STAT_SHARDS = 16;
 const B = 0.75;
 
 /** A document to index: what its kind and id are, where it belongs, and its text. */
@@ -100,8 +102,9 @@ export async function searchDocuments(db: Queryable, query: LexicalQuery): Promi
   if (k === 0 || terms.length === 0 || kinds.length === 0) return [];
   const rows = await db.query<{ kind: LexicalKind; id: string; score: number }>(
     `WITH stats AS (
-       SELECT kind, documents::float8 AS n, total_length::float8 / documents AS average
-       FROM lexical_stats WHERE namespace = $1 AND kind = ANY($2::text[]) AND documents > 0
+       SELECT kind, sum(documents)::float8 AS n, sum(total_length)::float8 / sum(documents) AS average
+       FROM lexical_stats WHERE namespace = $1 AND kind = ANY($2::text[])
+       GROUP BY kind HAVING sum(documents) > 0
      ),
      weights AS (
        SELECT t.kind, t.term, ln(1 + (s.n - count(*) + 0.5) / (count(*) + 0.5)) * ${K1 + 1} AS weight, s.average
@@ -130,7 +133,7 @@ function countTerms(terms: readonly string[]): { counts: Map<string, number>; le
   return { counts, length: terms.length };
 }
 
-/** Adds document counts and lengths per namespace and kind (one row each, in a fixed order so concurrent writers lock alike). */
+/** Adds document counts and lengths per namespace and kind, to this transaction's shard (rows in a fixed order, so concurrent writers lock alike). */
 async function addToStats(tx: Queryable, changes: readonly { namespace: string; kind: LexicalKind; documents: number; length: number }[]): Promise<void> {
   if (changes.length === 0) return;
   const merged = new Map<string, { namespace: string; kind: LexicalKind; documents: number; length: number }>();
@@ -145,9 +148,10 @@ async function addToStats(tx: Queryable, changes: readonly { namespace: string; 
   }
   const rows = [...merged.values()].sort((a, b) => (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
   await tx.query(
-    `INSERT INTO lexical_stats (namespace, kind, documents, total_length)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[])
-     ON CONFLICT (namespace, kind) DO UPDATE SET documents = lexical_stats.documents + excluded.documents, total_length = lexical_stats.total_length + excluded.total_length`,
+    `INSERT INTO lexical_stats (namespace, kind, shard, documents, total_length)
+     SELECT namespace, kind, (txid_current() % ${STAT_SHARDS})::smallint, documents, total_length
+     FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[]) AS c (namespace, kind, documents, total_length)
+     ON CONFLICT (namespace, kind, shard) DO UPDATE SET documents = lexical_stats.documents + excluded.documents, total_length = lexical_stats.total_length + excluded.total_length`,
     [rows.map((r) => r.namespace), rows.map((r) => r.kind), rows.map((r) => r.documents), rows.map((r) => r.length)],
   );
 }

@@ -151,13 +151,16 @@ export const MIGRATIONS: readonly { version: number; description: string; sql: s
         PRIMARY KEY (namespace, kind, term, doc)
       );
       CREATE INDEX lexical_terms_by_doc ON lexical_terms (doc);
-      -- documents and their total length per namespace and kind: BM25's N and average length
+      -- documents and their total length per namespace and kind (BM25's N and average length),
+      -- summed over 16 shards: a write adds to the shard of its transaction id, so concurrent
+      -- writers of one namespace seldom wait on one row
       CREATE TABLE lexical_stats (
         namespace text COLLATE "C" NOT NULL,
         kind text COLLATE "C" NOT NULL,
+        shard smallint NOT NULL,
         documents bigint NOT NULL,
         total_length bigint NOT NULL,
-        PRIMARY KEY (namespace, kind)
+        PRIMARY KEY (namespace, kind, shard)
       );
     `,
   },

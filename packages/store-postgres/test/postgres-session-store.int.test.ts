@@ -124,17 +124,16 @@ describe.skipIf(unavailable !== null)(`PostgresSessionStore on a real server (${
     expect(await (writers[2] as PostgresSessionStore).jobs({ sessionId: 's1' })).toEqual([job]);
   });
 
-  it('keeps one current fact per slot when two stores write the slot at once: the second fails with CONFLICT and writes nothing', async () => {
+  it('keeps one current fact per slot when stores write the slot at once: all but one fail with CONFLICT and write nothing', async () => {
     const schema = uniqueSchema();
-    const [a, b] = await Promise.all([open(schema), open(schema)]);
-    const results = await Promise.allSettled([
-      (a as PostgresSessionStore).write({ ops: [{ type: 'putFacts', facts: [fact('fa', 'Lisbon', T0)] }] }),
-      (b as PostgresSessionStore).write({ ops: [{ type: 'putFacts', facts: [fact('fb', 'Porto', T0 + 1)] }] }),
-    ]);
-    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
-    expect(StrataError.is(rejected.reason, 'CONFLICT')).toBe(true);
-    expect(await (a as PostgresSessionStore).facts({ namespace: 'ns' })).toHaveLength(1);
+    const writers = await Promise.all(Array.from({ length: 6 }, () => open(schema, { poolSize: 2 })));
+    for (let round = 0; round < 5; round++) {
+      const slot = (id: string, object: string, at: number): Fact => ({ ...fact(id, object, at), predicate: `lives_in_${round}` });
+      const results = await Promise.allSettled(writers.map((store, w) => store.write({ ops: [{ type: 'putFacts', facts: [slot(`f${round}-${w}`, `City ${w}`, T0 + w)] }] })));
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      for (const result of results) if (result.status === 'rejected') expect(StrataError.is(result.reason, 'CONFLICT')).toBe(true);
+      expect(await (writers[0] as PostgresSessionStore).facts({ namespace: 'ns', predicate: `lives_in_${round}`, includeSuperseded: true })).toHaveLength(1);
+    }
   });
 
   it('sees a write of another store at once: search and reads share one index', async () => {
