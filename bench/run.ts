@@ -3,7 +3,7 @@
  * Runs each scenario in its own Node process and writes bench/results/<name>.json and .md. Scenario names after the
  * flags run only those. Scenarios that need a service run only when named:
  * `npm run bench -- knowledge-bases` (Chroma), `npm run bench -- worker-throughput` (Redis) and
- * `npm run bench -- postgres-driver` (PostgreSQL, STRATA_POSTGRES_URL); `bash scripts/services.sh up` starts Chroma and Redis.
+ * `npm run bench -- postgres-driver` and `npm run bench -- locomo-postgres` (PostgreSQL, STRATA_POSTGRES_URL); `bash scripts/services.sh up` starts Chroma and Redis.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -26,12 +26,13 @@ import { runTenantsBench } from './scenarios/tenants.js';
 import { runEncryptionBench } from './scenarios/encryption.js';
 import { runCliStartupBench } from './scenarios/cli-startup.js';
 import { runPostgresDriverBench } from './scenarios/postgres-driver.js';
+import { runLocomoPostgresBench } from './scenarios/locomo-postgres.js';
 
 /** Set in the process that runs one scenario. */
 const CHILD_ENV = 'STRATA_BENCH_SCENARIO_PROCESS';
-const SCENARIOS = ['locomo', 'retrieval-quality', 'peers', 'in-memory-latency', 'sqlite-latency', 'scale', 'tenants', 'encryption', 'sqlite-knowledge-base', 'topics-compression', 'knowledge-bases', 'worker-throughput', 'cli-startup', 'postgres-driver'];
+const SCENARIOS = ['locomo', 'retrieval-quality', 'peers', 'in-memory-latency', 'sqlite-latency', 'scale', 'tenants', 'encryption', 'sqlite-knowledge-base', 'topics-compression', 'knowledge-bases', 'worker-throughput', 'cli-startup', 'postgres-driver', 'locomo-postgres'];
 /** Scenarios that need a server (Chroma, Redis, PostgreSQL): run only when named, so a fresh clone runs the rest as is. */
-const ONLY_WHEN_NAMED = new Set(['knowledge-bases', 'worker-throughput', 'postgres-driver']);
+const ONLY_WHEN_NAMED = new Set(['knowledge-bases', 'worker-throughput', 'postgres-driver', 'locomo-postgres']);
 
 /**
  * Each target with the corpora it is measured at: appended and derived up to 10k (1k is
@@ -106,6 +107,8 @@ async function main(): Promise<void> {
   if (wants('worker-throughput')) await runOne('worker-throughput', isQuick, environment, () => runWorkerThroughputBench({ quick: isQuick }));
   // the PostgreSQL drivers pg and postgres.js side by side on a session store's queries, and on pool exhaustion (PostgreSQL: STRATA_POSTGRES_URL)
   if (wants('postgres-driver')) await runOne('postgres-driver', isQuick, environment, () => runPostgresDriverBench({ quick: isQuick }));
+  // LoCoMo retrieval with the PostgreSQL store (BM25 in SQL) next to the embedded default's in-process BM25 (PostgreSQL: STRATA_POSTGRES_URL)
+  if (wants('locomo-postgres')) await runOne('locomo-postgres', isQuick, environment, () => runLocomoPostgresBench({ quick: isQuick }));
 }
 
 /** Runs one scenario and writes its results; a scenario that returns null was skipped (it said why) and writes nothing. */

@@ -109,6 +109,8 @@ export interface StrataRunOptions {
   policy?: PolicyInput;
   /** A name for the row (default "strata (defaults)"). */
   name?: string;
+  /** Opens the memory in a temp folder (default: the embedded default, one SQLite file). */
+  open?: (dir: string, clock: { now(): number }, policy: PolicyInput | undefined) => Promise<Memory>;
 }
 
 export interface StrataRun extends SystemRun {
@@ -119,7 +121,7 @@ export interface StrataRun extends SystemRun {
 }
 
 /** The memory a new user gets on the embedded default, in a temp folder. */
-async function openSqliteMemory(dir: string, clock: { now(): number }, policy: PolicyInput | undefined): Promise<Memory> {
+export async function openSqliteMemory(dir: string, clock: { now(): number }, policy: PolicyInput | undefined): Promise<Memory> {
   const path = join(dir, 'memory.sqlite');
   return createMemory({
     store: await createSqliteSessionStore({ path }),
@@ -151,7 +153,7 @@ async function ingest(memory: Memory, conversation: LocomoConversation, namespac
 export async function runStrata(conversations: readonly LocomoConversation[], options: StrataRunOptions = {}): Promise<StrataRun> {
   const dir = mkdtempSync(join(tmpdir(), 'strata-locomo-'));
   let now = 0;
-  const memory = await openSqliteMemory(dir, { now: () => now }, options.policy);
+  const memory = await (options.open ?? openSqliteMemory)(dir, { now: () => now }, options.policy);
   const questions: QuestionScore[] = [];
   const derivation: DerivationScore = { observations: 0, covered: 0, facts: 0, grounded: 0 };
   let ingestMs = 0;
@@ -208,7 +210,7 @@ export function overall(run: SystemRun, of: (q: QuestionScore) => number, catego
   return mean(run.questions.filter((q) => category === undefined || q.category === category).map(of));
 }
 
-function locomoTables(runs: readonly SystemRun[]): BenchTable[] {
+export function locomoTables(runs: readonly SystemRun[]): BenchTable[] {
   const header = ['system', ...CATEGORIES.map((c) => CATEGORY_NAMES[c]), 'all (1-4)'];
   return [
     ...LOCOMO_KS.map((k) => ({ title: `turn recall@${k} of search (%)`, header, rows: runs.map((r) => [r.name, ...byCategory(r, (q) => q.recall[k] ?? NaN)]) })),
