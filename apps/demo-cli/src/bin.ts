@@ -24,10 +24,10 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 const CONFIG_HELP = `
 Config (flags > env > config file > defaults):
   config file   --config FILE, STRATA_CONFIG, else $XDG_CONFIG_HOME/strata/config.json (~/.config/strata/config.json)
-                JSON: { "dataDir", "db", "namespace", "chromaUrl", "redisUrl", "redisPrefix",
+                JSON: { "dataDir", "db", "store", "namespace", "chromaUrl", "redisUrl", "redisPrefix",
                         "llm": { "baseUrl", "model", "apiKey" },
                         "embeddings": { "baseUrl", "model", "apiKey", "dimensions" } }
-  env           STRATA_DATA_DIR, STRATA_DB, STRATA_NAMESPACE, STRATA_CHROMA_URL, STRATA_REDIS_URL, STRATA_REDIS_PREFIX,
+  env           STRATA_DATA_DIR, STRATA_DB, STRATA_STORE, STRATA_NAMESPACE, STRATA_CHROMA_URL, STRATA_REDIS_URL, STRATA_REDIS_PREFIX,
                 STRATA_LLM_BASE_URL, STRATA_LLM_MODEL, OPENAI_API_KEY,
                 STRATA_EMBEDDINGS_BASE_URL, STRATA_EMBEDDINGS_MODEL, STRATA_EMBEDDINGS_API_KEY,
                 STRATA_EMBEDDINGS_DIMENSIONS
@@ -50,6 +50,7 @@ const program = new Command()
   .option('--config <file>', 'config file (JSON)')
   .option('--data-dir <dir>', 'directory of the SQLite files (env STRATA_DATA_DIR)')
   .option('--db <file>', 'the SQLite file to use instead of DATA_DIR/memory.sqlite, e.g. the demo\'s demo.sqlite (env STRATA_DB)')
+  .option('--store <url>', 'keep sessions on a PostgreSQL server shared by many processes, postgres://user@host:5432/db[?schema=name] (needs --chroma-url; env STRATA_STORE)')
   .option('-n, --namespace <ns>', 'namespace of sessions, search and facts (env STRATA_NAMESPACE; default "default")')
   .option('--chroma-url <url>', 'keep the knowledge base on a Chroma server (env STRATA_CHROMA_URL)')
   .option('--redis-url <url>', 'run derivation on BullMQ over Redis (env STRATA_REDIS_URL)')

@@ -10,6 +10,7 @@ const fileSchema = z
   .object({
     dataDir: z.string(),
     db: z.string(),
+    store: z.string(),
     namespace: z.string(),
     chromaUrl: z.string(),
     redisUrl: z.string(),
@@ -36,7 +37,7 @@ export function readConfigFile(path: string, isExplicit: boolean): FileValues {
   const parsed = fileSchema.safeParse(parseJson(path));
   if (!parsed.success) {
     throw new StrataError('CONFIG_INVALID', `config file ${path} is invalid:\n${z.prettifyError(parsed.error)}`, {
-      hint: 'Keys: dataDir, db, namespace, chromaUrl, redisUrl, redisPrefix, encryptionKey, llm { baseUrl, model, apiKey }, embeddings { baseUrl, model, apiKey, dimensions }.',
+      hint: 'Keys: dataDir, db, store, namespace, chromaUrl, redisUrl, redisPrefix, encryptionKey, llm { baseUrl, model, apiKey }, embeddings { baseUrl, model, apiKey, dimensions }.',
     });
   }
   const { llm, embeddings, dataDir, db, ...rest } = parsed.data;

@@ -9,6 +9,7 @@ export interface GlobalFlags {
   config?: string;
   dataDir?: string;
   db?: string;
+  store?: string;
   namespace?: string;
   chromaUrl?: string;
   redisUrl?: string;
@@ -28,6 +29,12 @@ export interface CliConfig {
   dataDir: string;
   /** The SQLite file, when not the data dir's memory.sqlite (`--db FILE`). Absolute. */
   db?: string;
+  /**
+   * A PostgreSQL server for the session store instead of the SQLite file (`--store
+   * postgres://...`, schema from its `?schema=` parameter, default "strata"): one memory
+   * shared by every process that opens it. Its vectors need Chroma (`chromaUrl`).
+   */
+  store?: string;
   /** Namespace of new sessions, search and facts. @defaultValue 'default' */
   namespace: string;
   /** A Chroma server for the knowledge base instead of the SQLite file's vectors. */
@@ -50,6 +57,7 @@ export type ConfigSource = 'flag' | 'env' | 'file' | 'default' | 'unset';
 export const SETTINGS = [
   { key: 'dataDir', flag: 'dataDir', env: 'STRATA_DATA_DIR' },
   { key: 'db', flag: 'db', env: 'STRATA_DB' },
+  { key: 'store', flag: 'store', env: 'STRATA_STORE' },
   { key: 'namespace', flag: 'namespace', env: 'STRATA_NAMESPACE' },
   { key: 'chromaUrl', flag: 'chromaUrl', env: 'STRATA_CHROMA_URL' },
   { key: 'redisUrl', flag: 'redisUrl', env: 'STRATA_REDIS_URL' },
@@ -78,6 +86,7 @@ const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL suc
 const settingsSchema = z.object({
   dataDir: z.string().min(1),
   db: z.string().min(1, 'must be the path of a SQLite file').optional(),
+  store: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a PostgreSQL URL such as postgres://postgres@127.0.0.1:5432/postgres' }).optional(),
   // not trimmed: a namespace is compared exactly (core rejects surrounding whitespace with a hint)
   namespace: z.string().min(1, 'must be a non-empty name'),
   chromaUrl: httpUrl.optional(),
@@ -138,6 +147,7 @@ function toCliConfig(values: Record<SettingKey, string | number | undefined>, so
   return {
     dataDir,
     ...(s.db ? { db: resolve(s.db) } : {}),
+    ...(s.store ? { store: s.store } : {}),
     namespace: s.namespace,
     ...(s.chromaUrl ? { chromaUrl: s.chromaUrl } : {}),
     ...(s.redisUrl ? { redisUrl: s.redisUrl } : {}),

@@ -1,26 +1,53 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { LexicalIndex, SessionStore, TopicStore } from '@strata/core';
 import { StrataError } from '@strata/core/errors';
-import { createSqliteSessionStore, type SqliteSessionStore } from '@strata/store-sqlite';
+import { createSqliteSessionStore } from '@strata/store-sqlite';
 import type { CliConfig } from './config.js';
 import { count, note } from './format/output.js';
 
 /**
- * The SQLite file of a command and its session store, apart from the rest of the wiring:
- * `strata sessions` reads sessions and messages only, and opens the store without loading
- * the models, the knowledge base or the queue (about 80 ms of a start-up).
+ * The session store of a command (the SQLite file, or PostgreSQL with `--store`), apart from
+ * the rest of the wiring: `strata sessions` reads sessions and messages only, and opens the
+ * store without loading the models, the knowledge base or the queue (about 80 ms of a start-up).
  */
+
+/** What a command's memory needs of its session store. */
+export type CliSessionStore = SessionStore & LexicalIndex & TopicStore;
 
 /** The SQLite file: --db (or STRATA_DB), else FILE (memory.sqlite) in the data dir. */
 export function memoryFile(config: CliConfig, file?: string): string {
   return file === undefined && config.db !== undefined ? requireFolderOf(config.db) : join(ensureDir(config.dataDir), file ?? 'memory.sqlite');
 }
 
-/** The session store on PATH (the config's file by default); namespace problems found at migration are said once per command. */
-export async function openSessionStore(config: CliConfig, path = memoryFile(config)): Promise<SqliteSessionStore> {
+/**
+ * The session store: PostgreSQL when `--store` names a server (its driver loaded only then),
+ * else the SQLite file on PATH (the config's file by default), whose namespace problems found
+ * at migration are said once per command.
+ */
+export async function openSessionStore(config: CliConfig, path = memoryFile(config)): Promise<CliSessionStore> {
+  if (config.store !== undefined) {
+    const { createPostgresSessionStore } = await import('@strata/store-postgres');
+    return createPostgresSessionStore(postgresOptions(config.store));
+  }
   const store = await createSqliteSessionStore({ path, ...sealed(config) });
   reportNamespaceProblems(store.namespaceProblems());
   return store;
+}
+
+/** The connection URL without its `schema` parameter, and the schema it names (default "strata"). */
+export function postgresOptions(url: string): { url: string; schema?: string } {
+  const parsed = new URL(url);
+  const schema = parsed.searchParams.get('schema');
+  parsed.searchParams.delete('schema');
+  return { url: parsed.toString(), ...(schema === null ? {} : { schema }) };
+}
+
+/** A PostgreSQL URL as it can be shown: without its password. */
+export function shownStore(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password !== '') parsed.password = '****';
+  return parsed.toString();
 }
 
 /** The data dir, created if missing. */

@@ -6,7 +6,7 @@ import type { ChatAssistant } from './chat/assistant.js';
 import { OfflineAssistant } from './chat/offline-assistant.js';
 import type { CliConfig } from './config.js';
 import { count, note } from './format/output.js';
-import { memoryFile, openSessionStore, sealed } from './store-wiring.js';
+import { memoryFile, openSessionStore, sealed, shownStore } from './store-wiring.js';
 
 /**
  * The composition root of the `strata` command: the only place that chooses adapters.
@@ -47,6 +47,7 @@ interface Models {
 }
 
 export async function wireMemory(config: CliConfig, options: WireOptions = {}): Promise<Wiring> {
+  if (config.store !== undefined) return wirePostgresMemory(config, config.store, options);
   const path = memoryFile(config, options.file);
   const models = await wireModels(options.offline ? {} : config);
   const knowledge = await wireKnowledge(config, path, models.embeddingsModel);
@@ -68,6 +69,37 @@ export async function wireMemory(config: CliConfig, options: WireOptions = {}): 
     : `${path} (SQLite: session store and knowledge base in one file)`;
   if (options.file === undefined) await noteUnindexedFacts(memory, knowledge, config);
   return { memory, path, storage, assistant: models.assistant };
+}
+
+/**
+ * Scale-out: sessions on PostgreSQL and vectors on Chroma, servers that every app process
+ * and worker shares. A knowledge base in a local file would differ from process to process,
+ * so Chroma is required.
+ */
+async function wirePostgresMemory(config: CliConfig, url: string, options: WireOptions): Promise<Wiring> {
+  const shown = shownStore(url);
+  if (config.chromaUrl === undefined) {
+    throw new StrataError('CONFIG_INVALID', `--store ${shown} keeps sessions on PostgreSQL, but the knowledge base has no shared home`, {
+      hint: 'Add --chroma-url (or STRATA_CHROMA_URL) so that every process shares one vector store, e.g. --chroma-url http://127.0.0.1:8765 (scripts/services.sh up starts one).',
+    });
+  }
+  const models = await wireModels(options.offline ? {} : config);
+  // on Chroma: no file path is used
+  const knowledge = await wireKnowledge(config, '', models.embeddingsModel);
+  const queue = await wireQueue(config, options, models.isOffline);
+  const store = await openSessionStore(config);
+  const memory = await createMemory({
+    store,
+    knowledge,
+    summarizer: models.summarizer,
+    extractor: models.extractor,
+    embeddings: models.embeddings,
+    tokens: models.tokens,
+    threadSelector: models.threadSelector,
+    ...(queue ? { queue } : {}),
+    ...(options.policy ? { policy: options.policy } : {}),
+  });
+  return { memory, path: shown, storage: `${shown} (PostgreSQL session store) + Chroma at ${config.chromaUrl} (knowledge base)`, assistant: models.assistant };
 }
 
 /**
