@@ -71,25 +71,53 @@ interface SessionState {
 
 /** The session's row, locked until the transaction ends, or NOT_FOUND saying what could not be done. */
 async function lockSession(tx: Queryable, sessionId: string, action: string): Promise<SessionState> {
-  const row = (await tx.query<SessionState>('SELECT namespace, last_seq, updated_at FROM sessions WHERE id = $1 FOR UPDATE', [sessionId]))[0];
-  if (row !== undefined) return row;
-  throw new StrataError('NOT_FOUND', `Session "${sessionId}" does not exist, so strata cannot ${action}.`, {
-    hint: 'Create the session first with memory.sessions.create() (or a putSession step earlier in the same batch).',
-  });
+  return (await tx.query<SessionState>('SELECT namespace, last_seq, updated_at FROM sessions WHERE id = $1 FOR UPDATE', [sessionId]))[0] ?? missingSession(sessionId, action);
 }
 
 async function appendMessages(tx: Queryable, sessionId: string, messages: readonly NewMessage[]): Promise<StoredMessage[]> {
-  const session = await lockSession(tx, sessionId, 'append messages to it');
-  if (messages.length === 0) return [];
+  // read without a lock: the namespace the postings go to; the seqs come from the locked row below
+  const session = (await tx.query<{ namespace: string }>('SELECT namespace FROM sessions WHERE id = $1', [sessionId]))[0] ?? missingSession(sessionId, 'append messages to it');
+  if (messages.length === 0) {
+    await lockSession(tx, sessionId, 'append messages to it');
+    return [];
+  }
   await assertNewMessageIds(tx, messages.map((m) => m.id));
-  let updatedAt = session.updated_at;
-  const rows = messages.map((message, i) => {
-    updatedAt = Math.max(updatedAt, message.createdAt);
-    return messageRow(message, sessionId, session.namespace, session.last_seq + i + 1);
+  const unplaced = messages.map((message) => messageRow(message, sessionId, session.namespace, 0));
+  await indexTurns(tx, unplaced, false);
+  // the one statement that takes the session's row lock, held to the commit: concurrent appends
+  // to a session queue for a single round trip, not for the whole write
+  const column = <K extends keyof MessageRow>(key: K): MessageRow[K][] => unplaced.map((row) => row[key]);
+  const locked = (
+    await tx.query<{ namespace: string; last_seq: number }>(
+      `WITH s AS (SELECT namespace, last_seq FROM sessions WHERE id = $1 FOR UPDATE),
+       -- data-modifying parts of a WITH run once whether or not the final SELECT reads them
+       inserted AS (
+         INSERT INTO messages (id, session_id, namespace, seq, role, content, name, tool_calls, tool_call_id, metadata, created_at, tokens, token_counter)
+         SELECT m.id, $1, s.namespace, s.last_seq + m.ord, m.role, m.content, m.name, m.tool_calls, m.tool_call_id, m.metadata, m.created_at, m.tokens, m.token_counter
+         FROM s, unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::int[], $11::text[])
+           WITH ORDINALITY AS m (id, role, content, name, tool_calls, tool_call_id, metadata, created_at, tokens, token_counter, ord)
+         RETURNING 1
+       ),
+       advanced AS (
+         UPDATE sessions SET last_seq = s.last_seq + $12, updated_at = greatest(sessions.updated_at, $13) FROM s WHERE sessions.id = $1 RETURNING 1
+       )
+       SELECT s.namespace, s.last_seq FROM s`,
+      [sessionId, column('id'), column('role'), column('content'), column('name'), column('tool_calls'), column('tool_call_id'), column('metadata'), column('created_at'), column('tokens'), column('token_counter'), unplaced.length, Math.max(...unplaced.map((r) => r.created_at))],
+    )
+  )[0] ?? missingSession(sessionId, 'append messages to it');
+  if (locked.namespace !== session.namespace) {
+    throw new StrataError('CONFLICT', `Session "${sessionId}" moved from namespace "${session.namespace}" to "${locked.namespace}" during an append.`, {
+      hint: 'Another process changed the session meanwhile; retry the append.',
+      retryable: true,
+    });
+  }
+  return unplaced.map((row, i) => toMessage({ ...row, seq: locked.last_seq + i + 1 }));
+}
+
+function missingSession(sessionId: string, action: string): never {
+  throw new StrataError('NOT_FOUND', `Session "${sessionId}" does not exist, so strata cannot ${action}.`, {
+    hint: 'Create the session first with memory.sessions.create() (or a putSession step earlier in the same batch).',
   });
-  await insertRows(tx, rows);
-  await tx.query('UPDATE sessions SET last_seq = $2, updated_at = $3 WHERE id = $1', [sessionId, session.last_seq + rows.length, updatedAt]);
-  return rows.map(toMessage);
 }
 
 async function insertMessages(tx: Queryable, messages: readonly StoredMessage[]): Promise<StoredMessage[]> {
@@ -120,9 +148,15 @@ async function insertRows(tx: Queryable, rows: readonly MessageRow[]): Promise<v
      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bigint[], $12::int[], $13::text[])`,
     [column('id'), column('session_id'), column('namespace'), column('seq'), column('role'), column('content'), column('name'), column('tool_calls'), column('tool_call_id'), column('metadata'), column('created_at'), column('tokens'), column('token_counter')],
   );
+  await indexTurns(tx, rows, true);
+}
+
+/** The postings of turns; `mayExist` false for ids known to be new (nothing to replace). */
+async function indexTurns(tx: Queryable, rows: readonly MessageRow[], mayExist: boolean): Promise<void> {
   await indexDocuments(
     tx,
     rows.map((row) => ({ namespace: row.namespace, kind: 'turn' as const, id: row.id, sessionId: row.session_id, text: turnLexicalText({ content: readText(row.content), name: row.name === null ? undefined : readText(row.name), createdAt: row.created_at }) })),
+    { replace: mayExist },
   );
 }
 
