@@ -131,7 +131,8 @@ function parseUrl(url: string): URL {
     parsed = undefined;
   }
   if (parsed === undefined || (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:')) {
-    throw new StrataError('CONFIG_INVALID', `"${url}" is not a PostgreSQL URL.`, { hint: 'Pass url as postgres://user[:password]@host[:port]/database, e.g. postgres://postgres@127.0.0.1:5432/postgres.' });
+    // the URL itself is not repeated: it may hold a password
+    throw new StrataError('CONFIG_INVALID', `url is not a PostgreSQL URL (it starts "${url.slice(0, url.indexOf(':') + 1 || 12)}").`, { hint: 'Pass url as postgres://user[:password]@host[:port]/database, e.g. postgres://postgres@127.0.0.1:5432/postgres.' });
   }
   return parsed;
 }

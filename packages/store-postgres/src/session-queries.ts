@@ -1,5 +1,6 @@
 import type { Fact, FactFilter, JobFilter, JobRecord, MessageFilter, Session, SessionFilter, StoredMessage, Summary, SummaryFilter } from '@strata/core';
 import type { Queryable } from './database.js';
+import { Conditions, countOf } from './sql-conditions.js';
 import { storedText, toFact, toJob, toMessage, toSession, toSummary } from './rows.js';
 import type { FactRow, JobRow, MessageRow, SessionRow, SummaryRow } from './rows.js';
 
@@ -17,35 +18,6 @@ const FACT_COLUMNS = 'f.id, f.namespace, f.subject, f.predicate, f.object, f.tex
 /** `sourceMessageIds` of each row, in their stored order, from the provenance table. */
 const sourcesOf = (kind: 'summary' | 'fact', alias: string): string =>
   `ARRAY(SELECT p.message_id FROM provenance p WHERE p.item_kind = '${kind}' AND p.item_id = ${alias}.id ORDER BY p.position) AS source_ids`;
-
-/** WHERE conditions and their parameters ($1, $2, ...), added only for the filter fields that are set. */
-class Conditions {
-  readonly params: unknown[] = [];
-  private readonly clauses: string[] = [];
-
-  /** `clause` names its parameter `?`, replaced by its number. */
-  add(clause: string, value: unknown): this {
-    if (value === undefined) return this;
-    this.params.push(value);
-    this.clauses.push(clause.replace('?', `$${this.params.length}`));
-    return this;
-  }
-
-  addClause(clause: string): this {
-    this.clauses.push(clause);
-    return this;
-  }
-
-  /** The next parameter's placeholder, for a value added after the conditions (LIMIT). */
-  next(value: unknown): string {
-    this.params.push(value);
-    return `$${this.params.length}`;
-  }
-
-  where(): string {
-    return this.clauses.length === 0 ? '' : ` WHERE ${this.clauses.join(' AND ')}`;
-  }
-}
 
 export async function selectSessions(db: Queryable, filter: SessionFilter): Promise<Session[]> {
   const conditions = new Conditions().add('id = ANY(?::text[])', filter.ids).add('namespace = ?', filter.namespace).add('updated_at < ?', filter.updatedBefore);
@@ -118,11 +90,4 @@ async function newestLast<R>(db: Queryable, base: string, order: readonly string
   if (count === undefined) return db.query<R>(`${base} ORDER BY ${ascending}`, conditions.params);
   const descending = order.map((column) => `${column} DESC`).join(', ');
   return db.query<R>(`SELECT * FROM (${base} ORDER BY ${descending} LIMIT ${conditions.next(count)}) AS newest ORDER BY ${ascending}`, conditions.params);
-}
-
-/** A LIMIT like `Array.slice` reads it: truncated, at least 0; none for an infinite one. */
-function countOf(value: number | undefined): number | undefined {
-  if (value === undefined || value === Infinity) return undefined;
-  const count = Math.trunc(value);
-  return Number.isNaN(count) || count < 0 ? 0 : count;
 }

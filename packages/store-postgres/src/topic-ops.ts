@@ -3,6 +3,7 @@ import type { LinkFilter, Topic, TopicFilter, TopicOp, TopicStorage, TurnLink } 
 import type { Queryable } from './database.js';
 import { centroidBytes, readText, storedText, toLink, toTopic } from './rows.js';
 import type { LinkRow, TopicRow } from './rows.js';
+import { Conditions, countOf } from './sql-conditions.js';
 
 /*
  * The TopicStore side. Compressing or restoring a message rewrites only its content columns;
@@ -68,26 +69,22 @@ function missing(what: string, hint: string): StrataError {
 }
 
 export async function selectTopics(db: Queryable, filter: TopicFilter): Promise<Topic[]> {
-  const { where, params } = conditions([
-    ['session_id = ?', filter.sessionId],
-    ['namespace = ?', filter.namespace],
-    ['id = ANY(?::text[])', filter.ids],
-  ]);
-  return (await db.query<TopicRow>(`SELECT ${TOPIC_COLUMNS} FROM topics${where} ORDER BY session_id, created_at, id`, params)).map(toTopic);
+  const conditions = new Conditions().add('session_id = ?', filter.sessionId).add('namespace = ?', filter.namespace).add('id = ANY(?::text[])', filter.ids);
+  return (await db.query<TopicRow>(`SELECT ${TOPIC_COLUMNS} FROM topics${conditions.where()} ORDER BY session_id, created_at, id`, conditions.params)).map(toTopic);
 }
 
 export async function selectLinks(db: Queryable, filter: LinkFilter): Promise<TurnLink[]> {
-  const { where, params } = conditions([
-    ['session_id = ?', filter.sessionId],
-    ['message_id = ANY(?::text[])', filter.messageIds],
-    ['topic_id = ANY(?::text[])', filter.topicIds],
-    ['seq >= ?', filter.fromSeq],
-    ['seq <= ?', filter.toSeq],
-  ]);
-  if (filter.last === undefined) return (await db.query<LinkRow>(`SELECT ${LINK_COLUMNS} FROM turn_links${where} ORDER BY session_id, seq`, params)).map(toLink);
+  const conditions = new Conditions()
+    .add('session_id = ?', filter.sessionId)
+    .add('message_id = ANY(?::text[])', filter.messageIds)
+    .add('topic_id = ANY(?::text[])', filter.topicIds)
+    .add('seq >= ?', filter.fromSeq)
+    .add('seq <= ?', filter.toSeq);
+  const count = countOf(filter.last);
+  const base = `SELECT ${LINK_COLUMNS} FROM turn_links${conditions.where()}`;
+  if (count === undefined) return (await db.query<LinkRow>(`${base} ORDER BY session_id, seq`, conditions.params)).map(toLink);
   // the newest N backwards through the (session_id, seq) index, then in order again
-  const limit = `$${params.length + 1}`;
-  const rows = await db.query<LinkRow>(`SELECT ${LINK_COLUMNS} FROM turn_links${where} ORDER BY session_id DESC, seq DESC LIMIT ${limit}`, [...params, Math.max(0, Math.floor(filter.last))]);
+  const rows = await db.query<LinkRow>(`${base} ORDER BY session_id DESC, seq DESC LIMIT ${conditions.next(count)}`, conditions.params);
   return rows.reverse().map(toLink);
 }
 
@@ -103,9 +100,4 @@ export async function selectTopicStorage(db: Queryable, sessionId: string): Prom
      WHERE t.session_id = $1 GROUP BY t.id ORDER BY min(t.created_at), t.id`,
     [sessionId],
   );
-}
-
-function conditions(pairs: [string, unknown][]): { where: string; params: unknown[] } {
-  const set = pairs.filter(([, value]) => value !== undefined);
-  return { where: set.length ? ` WHERE ${set.map(([clause], i) => clause.replace('?', `$${i + 1}`)).join(' AND ')}` : '', params: set.map(([, value]) => value) };
 }
