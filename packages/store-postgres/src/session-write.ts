@@ -120,35 +120,68 @@ function missingSession(sessionId: string, action: string): never {
   });
 }
 
+/**
+ * Imports: messages with the seqs they carry, in a few statements for the whole step (a bundle
+ * of thousands of turns is not thousands of round trips). Their sessions are locked once each,
+ * in id order, so concurrent imports lock alike.
+ */
 async function insertMessages(tx: Queryable, messages: readonly StoredMessage[]): Promise<StoredMessage[]> {
-  const rows: MessageRow[] = [];
-  for (const message of messages) {
-    const session = await lockSession(tx, message.sessionId, 'insert messages into it');
-    await assertNewMessageIds(tx, [message.id]);
-    const taken = (await tx.query<{ id: string }>('SELECT id FROM messages WHERE session_id = $1 AND seq = $2', [message.sessionId, message.seq]))[0];
-    if (taken !== undefined) {
-      throw new StrataError('CONFLICT', `Seq ${message.seq} of session "${message.sessionId}" is already taken by message "${taken.id}" (inserting "${message.id}").`, {
-        hint: 'insertMessages is for imports into free seqs; use appendMessages to add new turns.',
-      });
-    }
-    // a message lives in its session's namespace, whatever the input says, so isolation holds
-    const row = messageRow(message, message.sessionId, session.namespace, message.seq);
-    await insertRows(tx, [row]);
-    await tx.query('UPDATE sessions SET last_seq = greatest(last_seq, $2) WHERE id = $1', [message.sessionId, message.seq]);
-    rows.push(row);
-  }
+  if (messages.length === 0) return [];
+  const sessionIds = [...new Set(messages.map((m) => m.sessionId))].sort();
+  const locked = await tx.query<{ id: string; namespace: string }>('SELECT id, namespace FROM sessions WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE', [sessionIds]);
+  const namespaces = new Map(locked.map((row) => [row.id, row.namespace]));
+  const missing = messages.find((m) => !namespaces.has(m.sessionId));
+  if (missing !== undefined) missingSession(missing.sessionId, 'insert messages into it');
+  await assertNewMessageIds(tx, messages.map((m) => m.id));
+  await assertFreeSeqs(tx, messages);
+  // a message lives in its session's namespace, whatever the input says, so isolation holds
+  const rows = messages.map((message) => messageRow(message, message.sessionId, namespaces.get(message.sessionId) as string, message.seq));
+  await insertRows(tx, rows, false);
+  await tx.query(
+    `UPDATE sessions SET last_seq = greatest(sessions.last_seq, k.seq)
+     FROM (SELECT session_id, max(seq) AS seq FROM unnest($1::text[], $2::bigint[]) AS m (session_id, seq) GROUP BY session_id) AS k
+     WHERE sessions.id = k.session_id`,
+    [rows.map((r) => r.session_id), rows.map((r) => r.seq)],
+  );
   return rows.map(toMessage);
 }
 
-/** Inserts message rows and their postings (one statement each). */
-async function insertRows(tx: Queryable, rows: readonly MessageRow[]): Promise<void> {
+/** CONFLICT when a seq an import carries is taken, by a stored message or an earlier one of the step. */
+async function assertFreeSeqs(tx: Queryable, messages: readonly StoredMessage[]): Promise<void> {
+  const first = new Map<string, string>();
+  let clash: { id: string; takenBy: string; sessionId: string; seq: number } | undefined;
+  for (const message of messages) {
+    const key = JSON.stringify([message.sessionId, message.seq]);
+    const holder = first.get(key);
+    if (holder !== undefined) {
+      clash = { id: message.id, takenBy: holder, sessionId: message.sessionId, seq: message.seq };
+      break;
+    }
+    first.set(key, message.id);
+  }
+  const stored = (
+    await tx.query<{ id: string; session_id: string; seq: number; inserting: string }>(
+      `SELECT m.id, m.session_id, m.seq, k.id AS inserting FROM unnest($1::text[], $2::bigint[], $3::text[]) WITH ORDINALITY AS k (session_id, seq, id, ord)
+       JOIN messages m ON m.session_id = k.session_id AND m.seq = k.seq ORDER BY k.ord LIMIT 1`,
+      [messages.map((m) => m.sessionId), messages.map((m) => m.seq), messages.map((m) => m.id)],
+    )
+  )[0];
+  if (stored !== undefined) clash = { id: stored.inserting, takenBy: stored.id, sessionId: stored.session_id, seq: stored.seq };
+  if (clash === undefined) return;
+  throw new StrataError('CONFLICT', `Seq ${clash.seq} of session "${clash.sessionId}" is already taken by message "${clash.takenBy}" (inserting "${clash.id}").`, {
+    hint: 'insertMessages is for imports into free seqs; use appendMessages to add new turns.',
+  });
+}
+
+/** Inserts message rows and their postings (one statement each); `mayExist` as for {@link indexTurns}. */
+async function insertRows(tx: Queryable, rows: readonly MessageRow[], mayExist: boolean): Promise<void> {
   const column = <K extends keyof MessageRow>(key: K): MessageRow[K][] => rows.map((row) => row[key]);
   await tx.query(
     `INSERT INTO messages (id, session_id, namespace, seq, role, content, name, tool_calls, tool_call_id, metadata, created_at, tokens, token_counter)
      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bigint[], $12::int[], $13::text[])`,
     [column('id'), column('session_id'), column('namespace'), column('seq'), column('role'), column('content'), column('name'), column('tool_calls'), column('tool_call_id'), column('metadata'), column('created_at'), column('tokens'), column('token_counter')],
   );
-  await indexTurns(tx, rows, true);
+  await indexTurns(tx, rows, mayExist);
 }
 
 /** The postings of turns; `mayExist` false for ids known to be new (nothing to replace). */
