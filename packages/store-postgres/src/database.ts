@@ -19,6 +19,8 @@ export interface PostgresConnectionOptions {
    * BACKEND_UNAVAILABLE (never waits forever). @defaultValue 5000
    */
   poolTimeoutMs?: number;
+  /** What the server shows for this store's connections (`pg_stat_activity.application_name`). @defaultValue 'strata' */
+  applicationName?: string;
 }
 
 /** One connection inside a transaction, or the pool outside one. */
@@ -65,6 +67,7 @@ export class Database implements Queryable {
       connectionTimeoutMillis: this.poolTimeoutMs,
       // every connection resolves strata's tables in its schema
       options: `-c search_path=${this.schema}`,
+      application_name: options.applicationName ?? 'strata',
       types: TYPES,
     });
     // an idle connection the server dropped (restart) is replaced on next use; do not crash the app
@@ -89,6 +92,12 @@ export class Database implements Queryable {
     }
     const tx: Queryable = { query: async <R>(sql: string, params: readonly unknown[] = []) => (await client.query(sql, params as unknown[])).rows as R[] };
     let isBroken = false;
+    // a connection the server drops mid-transaction (a restart) also emits 'error' on the client:
+    // without a listener that would end the process; the pending query rejects on its own
+    const onLost = (): void => {
+      isBroken = true;
+    };
+    client.on('error', onLost);
     try {
       await client.query('BEGIN');
       const result = await body(tx);
@@ -103,6 +112,7 @@ export class Database implements Queryable {
       }
       throw this.toError(error);
     } finally {
+      client.off('error', onLost);
       client.release(isBroken);
     }
   }

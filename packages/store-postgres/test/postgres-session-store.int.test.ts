@@ -154,3 +154,62 @@ if (unavailable !== null) {
     it('PostgreSQL-specific behaviour', () => {});
   });
 }
+
+describe.skipIf(unavailable !== null)('PostgresSessionStore when the server drops its connections (what a restart does to clients)', () => {
+  it('fails the writes caught in flight with a retryable BACKEND_UNAVAILABLE, loses no acknowledged append, and recovers by itself', async () => {
+    const schema = uniqueSchema();
+    const applicationName = `strata_test_${schema}`;
+    const store = await createPostgresSessionStore({ url: POSTGRES_URL, schema, poolSize: 4, applicationName });
+    try {
+      await store.write({ ops: [{ type: 'putSession', session: session('s1') }] });
+      const acknowledged: string[] = [];
+      const failures: StrataError[] = [];
+      let stop = false;
+      /** An app's loop: append, and on a retryable error append the same message again (its id makes a retry safe). */
+      const writer = async (w: number): Promise<void> => {
+        for (let i = 0; !stop; i++) {
+          const id = `w${w}-${i}`;
+          for (;;) {
+            try {
+              await store.write({ ops: [{ type: 'appendMessages', sessionId: 's1', messages: [{ id, role: 'user', content: `turn ${id}`, createdAt: T0 + i, metadata: {} }] }] });
+              acknowledged.push(id);
+              break;
+            } catch (error) {
+              if (!StrataError.is(error)) throw error;
+              // the commit of a dropped connection may have gone through: the retry then finds the id taken
+              if (error.code === 'CONFLICT' && /already exists/.test(error.message)) {
+                acknowledged.push(id);
+                break;
+              }
+              failures.push(error);
+              if (!error.retryable) throw error;
+            }
+          }
+        }
+      };
+      const writers = [0, 1, 2].map(writer);
+      let dropped = 0;
+      for (let round = 0; round < 5; round++) {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        const result = await sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '${applicationName}'`);
+        dropped += result.rowCount ?? 0;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      stop = true;
+      await Promise.all(writers);
+      expect(dropped).toBeGreaterThan(0);
+      expect(failures.length).toBeGreaterThan(0);
+      for (const failure of failures) {
+        expect(failure.code).toBe('BACKEND_UNAVAILABLE');
+        expect(failure.retryable).toBe(true);
+      }
+      // recovered: the pool replaced the dropped connections, and every acknowledged append is stored once, gap-free
+      const stored = await store.messages({ sessionId: 's1' });
+      expect(new Set(stored.map((m) => m.id))).toEqual(new Set(acknowledged));
+      expect(stored.map((m) => m.seq)).toEqual(stored.map((_, i) => i + 1));
+    } finally {
+      await store.close();
+      await dropSchemas([schema]);
+    }
+  });
+});
