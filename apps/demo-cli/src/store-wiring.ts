@@ -25,12 +25,12 @@ export function memoryFile(config: CliConfig, file?: string): string {
  * else the SQLite file on PATH (the config's file by default), whose namespace problems found
  * at migration are said once per command.
  */
-export async function openSessionStore(config: CliConfig, path = memoryFile(config)): Promise<CliSessionStore> {
+export async function openSessionStore(config: CliConfig, path?: string): Promise<CliSessionStore> {
   if (config.store !== undefined) {
     const { createPostgresSessionStore } = await import('@strata/store-postgres');
     return createPostgresSessionStore(postgresOptions(config.store));
   }
-  const store = await createSqliteSessionStore({ path, ...sealed(config) });
+  const store = await createSqliteSessionStore({ path: path ?? memoryFile(config), ...sealed(config) });
   reportNamespaceProblems(store.namespaceProblems());
   return store;
 }

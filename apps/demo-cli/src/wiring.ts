@@ -47,12 +47,12 @@ interface Models {
 }
 
 export async function wireMemory(config: CliConfig, options: WireOptions = {}): Promise<Wiring> {
-  if (config.store !== undefined) return wirePostgresMemory(config, config.store, options);
-  const path = memoryFile(config, options.file);
+  const place = storePlace(config, options);
   const models = await wireModels(options.offline ? {} : config);
-  const knowledge = await wireKnowledge(config, path, models.embeddingsModel);
+  // with Chroma the file path is not used
+  const knowledge = await wireKnowledge(config, place.file ?? '', models.embeddingsModel);
   const queue = await wireQueue(config, options, models.isOffline);
-  const store = await openSessionStore(config, path);
+  const store = await openSessionStore(config, place.file);
   const memory = await createMemory({
     store,
     knowledge,
@@ -64,42 +64,28 @@ export async function wireMemory(config: CliConfig, options: WireOptions = {}): 
     ...(queue ? { queue } : {}),
     ...(options.policy ? { policy: options.policy } : {}),
   });
-  const storage = config.chromaUrl
-    ? `${path} (SQLite session store) + Chroma at ${config.chromaUrl} (knowledge base)`
-    : `${path} (SQLite: session store and knowledge base in one file)`;
-  if (options.file === undefined) await noteUnindexedFacts(memory, knowledge, config);
-  return { memory, path, storage, assistant: models.assistant };
+  if (place.file !== undefined && options.file === undefined) await noteUnindexedFacts(memory, knowledge, config);
+  return { memory, path: place.shown, storage: place.storage, assistant: models.assistant };
 }
 
 /**
- * Scale-out: sessions on PostgreSQL and vectors on Chroma, servers that every app process
- * and worker shares. A knowledge base in a local file would differ from process to process,
- * so Chroma is required.
+ * Where the memory lives: the SQLite file (and Chroma when configured), or, with `--store`,
+ * PostgreSQL and Chroma, servers that every app process and worker shares. A knowledge base
+ * in a local file would differ from process to process, so a PostgreSQL store requires Chroma.
  */
-async function wirePostgresMemory(config: CliConfig, url: string, options: WireOptions): Promise<Wiring> {
-  const shown = shownStore(url);
-  if (config.chromaUrl === undefined) {
-    throw new StrataError('CONFIG_INVALID', `--store ${shown} keeps sessions on PostgreSQL, but the knowledge base has no shared home`, {
-      hint: 'Add --chroma-url (or STRATA_CHROMA_URL) so that every process shares one vector store, e.g. --chroma-url http://127.0.0.1:8765 (scripts/services.sh up starts one).',
-    });
+function storePlace(config: CliConfig, options: WireOptions): { file?: string; shown: string; storage: string } {
+  if (config.store !== undefined) {
+    const shown = shownStore(config.store);
+    if (config.chromaUrl === undefined) {
+      throw new StrataError('CONFIG_INVALID', `--store ${shown} keeps sessions on PostgreSQL, but the knowledge base has no shared home`, {
+        hint: 'Add --chroma-url (or STRATA_CHROMA_URL) so that every process shares one vector store, e.g. --chroma-url http://127.0.0.1:8765 (scripts/services.sh up starts one).',
+      });
+    }
+    return { shown, storage: `${shown} (PostgreSQL session store) + Chroma at ${config.chromaUrl} (knowledge base)` };
   }
-  const models = await wireModels(options.offline ? {} : config);
-  // on Chroma: no file path is used
-  const knowledge = await wireKnowledge(config, '', models.embeddingsModel);
-  const queue = await wireQueue(config, options, models.isOffline);
-  const store = await openSessionStore(config);
-  const memory = await createMemory({
-    store,
-    knowledge,
-    summarizer: models.summarizer,
-    extractor: models.extractor,
-    embeddings: models.embeddings,
-    tokens: models.tokens,
-    threadSelector: models.threadSelector,
-    ...(queue ? { queue } : {}),
-    ...(options.policy ? { policy: options.policy } : {}),
-  });
-  return { memory, path: shown, storage: `${shown} (PostgreSQL session store) + Chroma at ${config.chromaUrl} (knowledge base)`, assistant: models.assistant };
+  const file = memoryFile(config, options.file);
+  const storage = config.chromaUrl ? `${file} (SQLite session store) + Chroma at ${config.chromaUrl} (knowledge base)` : `${file} (SQLite: session store and knowledge base in one file)`;
+  return { file, shown: file, storage };
 }
 
 /**
