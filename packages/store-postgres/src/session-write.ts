@@ -83,7 +83,7 @@ async function appendMessages(tx: Queryable, sessionId: string, messages: readon
   }
   await assertNewMessageIds(tx, messages.map((m) => m.id));
   const unplaced = messages.map((message) => messageRow(message, sessionId, session.namespace, 0));
-  await indexTurns(tx, unplaced, false);
+  await indexTurns(tx, unplaced);
   // the one statement that takes the session's row lock, held to the commit: concurrent appends
   // to a session queue for a single round trip, not for the whole write
   const column = <K extends keyof MessageRow>(key: K): MessageRow[K][] => unplaced.map((row) => row[key]);
@@ -128,15 +128,22 @@ function missingSession(sessionId: string, action: string): never {
 async function insertMessages(tx: Queryable, messages: readonly StoredMessage[]): Promise<StoredMessage[]> {
   if (messages.length === 0) return [];
   const sessionIds = [...new Set(messages.map((m) => m.sessionId))].sort();
-  const locked = await tx.query<{ id: string; namespace: string }>('SELECT id, namespace FROM sessions WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE', [sessionIds]);
-  const namespaces = new Map(locked.map((row) => [row.id, row.namespace]));
+  const namespaces = await namespacesOf(tx, sessionIds);
   const missing = messages.find((m) => !namespaces.has(m.sessionId));
   if (missing !== undefined) missingSession(missing.sessionId, 'insert messages into it');
   await assertNewMessageIds(tx, messages.map((m) => m.id));
   await assertFreeSeqs(tx, messages);
   // a message lives in its session's namespace, whatever the input says, so isolation holds
   const rows = messages.map((message) => messageRow(message, message.sessionId, namespaces.get(message.sessionId) as string, message.seq));
-  await insertRows(tx, rows, false);
+  // postings before the session locks, as in an append: every write takes its locks in one order
+  await indexTurns(tx, rows);
+  const locked = await namespacesOf(tx, sessionIds, true);
+  for (const [id, namespace] of namespaces) {
+    if (locked.get(id) !== namespace) {
+      throw new StrataError('CONFLICT', `Session "${id}" was changed or deleted by another process during an import.`, { hint: 'Retry the import.', retryable: true });
+    }
+  }
+  await insertRows(tx, rows);
   await tx.query(
     `UPDATE sessions SET last_seq = greatest(sessions.last_seq, k.seq)
      FROM (SELECT session_id, max(seq) AS seq FROM unnest($1::text[], $2::bigint[]) AS m (session_id, seq) GROUP BY session_id) AS k
@@ -144,6 +151,12 @@ async function insertMessages(tx: Queryable, messages: readonly StoredMessage[])
     [rows.map((r) => r.session_id), rows.map((r) => r.seq)],
   );
   return rows.map(toMessage);
+}
+
+/** Each existing session's namespace, by id; `lock` takes their rows (in id order) to the commit. */
+async function namespacesOf(tx: Queryable, sessionIds: readonly string[], lock = false): Promise<Map<string, string>> {
+  const rows = await tx.query<{ id: string; namespace: string }>(`SELECT id, namespace FROM sessions WHERE id = ANY($1::text[]) ORDER BY id${lock ? ' FOR UPDATE' : ''}`, [sessionIds]);
+  return new Map(rows.map((row) => [row.id, row.namespace]));
 }
 
 /** CONFLICT when a seq an import carries is taken, by a stored message or an earlier one of the step. */
@@ -173,23 +186,22 @@ async function assertFreeSeqs(tx: Queryable, messages: readonly StoredMessage[])
   });
 }
 
-/** Inserts message rows and their postings (one statement each); `mayExist` as for {@link indexTurns}. */
-async function insertRows(tx: Queryable, rows: readonly MessageRow[], mayExist: boolean): Promise<void> {
+/** Inserts message rows (one statement); their postings are written by {@link indexTurns}. */
+async function insertRows(tx: Queryable, rows: readonly MessageRow[]): Promise<void> {
   const column = <K extends keyof MessageRow>(key: K): MessageRow[K][] => rows.map((row) => row[key]);
   await tx.query(
     `INSERT INTO messages (id, session_id, namespace, seq, role, content, name, tool_calls, tool_call_id, metadata, created_at, tokens, token_counter)
      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bigint[], $12::int[], $13::text[])`,
     [column('id'), column('session_id'), column('namespace'), column('seq'), column('role'), column('content'), column('name'), column('tool_calls'), column('tool_call_id'), column('metadata'), column('created_at'), column('tokens'), column('token_counter')],
   );
-  await indexTurns(tx, rows, mayExist);
 }
 
-/** The postings of turns; `mayExist` false for ids known to be new (nothing to replace). */
-async function indexTurns(tx: Queryable, rows: readonly MessageRow[], mayExist: boolean): Promise<void> {
+/** The postings of new turns (their ids are checked new: nothing indexed to replace). */
+async function indexTurns(tx: Queryable, rows: readonly MessageRow[]): Promise<void> {
   await indexDocuments(
     tx,
     rows.map((row) => ({ namespace: row.namespace, kind: 'turn' as const, id: row.id, sessionId: row.session_id, text: turnLexicalText({ content: readText(row.content), name: row.name === null ? undefined : readText(row.name), createdAt: row.created_at }) })),
-    { replace: mayExist },
+    { replace: false },
   );
 }
 
