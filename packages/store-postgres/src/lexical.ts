@@ -53,8 +53,8 @@ export async function indexDocuments(tx: Queryable, documents: readonly LexicalD
     ],
   );
   const docOf = new Map(inserted.map((row) => [`${row.kind}\u0000${row.id}`, row.doc]));
-  const postings = { namespaces: [] as string[], kinds: [] as string[], terms: [] as string[], docs: [] as number[], tfs: [] as number[] };
-  for (const { document, counts } of analyzed) {
+  const postings = { namespaces: [] as string[], kinds: [] as string[], terms: [] as string[], docs: [] as number[], tfs: [] as number[], lengths: [] as number[], sessions: [] as (string | null)[] };
+  for (const { document, counts, length } of analyzed) {
     const doc = docOf.get(`${document.kind}\u0000${document.id}`) as number;
     for (const [term, tf] of counts) {
       postings.namespaces.push(document.namespace);
@@ -62,16 +62,15 @@ export async function indexDocuments(tx: Queryable, documents: readonly LexicalD
       postings.terms.push(term);
       postings.docs.push(doc);
       postings.tfs.push(tf);
+      postings.lengths.push(length);
+      postings.sessions.push(document.sessionId);
     }
   }
   if (postings.terms.length > 0) {
-    await tx.query('INSERT INTO lexical_terms (namespace, kind, term, doc, tf) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::real[])', [
-      postings.namespaces,
-      postings.kinds,
-      postings.terms,
-      postings.docs,
-      postings.tfs,
-    ]);
+    await tx.query(
+      'INSERT INTO lexical_terms (namespace, kind, term, doc, tf, length, session_id) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::real[], $6::int[], $7::text[])',
+      [postings.namespaces, postings.kinds, postings.terms, postings.docs, postings.tfs, postings.lengths, postings.sessions],
+    );
   }
   await addToStats(tx, analyzed.map((a) => ({ namespace: a.document.namespace, kind: a.document.kind, documents: 1, length: a.length })));
 }
@@ -102,28 +101,34 @@ export async function searchDocuments(db: Queryable, query: LexicalQuery): Promi
   const terms = [...new Set(analyzeText(query.text))];
   const kinds = [...new Set(query.kinds)];
   if (k === 0 || terms.length === 0 || kinds.length === 0) return [];
+  // Each term's postings are read by their own range of the primary key (namespace, kind, term),
+  // once to count them (df) and once to score them, whatever the planner's statistics say; the
+  // documents' ids are looked up for the best k only.
   const rows = await db.query<{ kind: LexicalKind; id: string; score: number }>(
     `WITH stats AS (
        SELECT kind, sum(documents)::float8 AS n, sum(total_length)::float8 / sum(documents) AS average
        FROM lexical_stats WHERE namespace = $1 AND kind = ANY($2::text[])
        GROUP BY kind HAVING sum(documents) > 0
      ),
-     weights AS (
-       SELECT t.kind, t.term, ln(1 + (s.n - count(*) + 0.5) / (count(*) + 0.5)) * ${K1 + 1} AS weight, s.average
-       FROM lexical_terms t JOIN stats s ON s.kind = t.kind
-       WHERE t.namespace = $1 AND t.kind = ANY($2::text[]) AND t.term = ANY($3::text[])
-       GROUP BY t.kind, t.term, s.n, s.average
+     terms AS MATERIALIZED (
+       SELECT s.kind, s.n, s.average, q.term,
+         (SELECT count(*) FROM lexical_terms p WHERE p.namespace = $1 AND p.kind = s.kind AND p.term = q.term) AS df
+       FROM stats s CROSS JOIN unnest($3::text[]) AS q (term)
      ),
-     scored AS (
-       SELECT d.kind, d.id, d.doc,
-         sum(w.weight * t.tf / (t.tf + ${K1 * (1 - B)} + ${K1 * B} / w.average * d.length)) AS score
-       FROM weights w
-       JOIN lexical_terms t ON t.namespace = $1 AND t.kind = w.kind AND t.term = w.term
-       JOIN lexical_docs d ON d.doc = t.doc
-       WHERE $4::text IS NULL OR d.session_id = $4
-       GROUP BY d.kind, d.id, d.doc
+     best AS (
+       SELECT p.kind, p.doc,
+         sum(ln(1 + (t.n - t.df + 0.5) / (t.df + 0.5)) * ${K1 + 1} * p.tf / (p.tf + ${K1 * (1 - B)} + ${K1 * B} / t.average * p.length)) AS score
+       FROM terms t CROSS JOIN LATERAL (
+         SELECT p.kind, p.doc, p.tf, p.length FROM lexical_terms p
+         WHERE p.namespace = $1 AND p.kind = t.kind AND p.term = t.term AND ($4::text IS NULL OR p.session_id = $4)
+         OFFSET 0
+       ) AS p
+       WHERE t.df > 0
+       GROUP BY p.kind, p.doc
+       ORDER BY score DESC, p.kind, p.doc
+       LIMIT $5
      )
-     SELECT kind, id, score FROM scored ORDER BY score DESC, kind, doc LIMIT $5`,
+     SELECT b.kind, d.id, b.score FROM best b JOIN lexical_docs d ON d.doc = b.doc ORDER BY b.score DESC, b.kind, b.doc`,
     [query.namespace, kinds, terms, query.sessionId ?? null, k],
   );
   return rows.map((row) => ({ kind: row.kind, id: row.id, score: row.score }));

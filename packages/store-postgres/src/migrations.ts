@@ -142,12 +142,16 @@ export const MIGRATIONS: readonly { version: number; description: string; sql: s
         length integer NOT NULL,
         UNIQUE (kind, id)
       );
+      -- a posting carries its document's length and session, so a search reads the postings of
+      -- its terms and nothing else until the best k are chosen
       CREATE TABLE lexical_terms (
         namespace text COLLATE "C" NOT NULL,
         kind text COLLATE "C" NOT NULL,
         term text COLLATE "C" NOT NULL,
         doc bigint NOT NULL REFERENCES lexical_docs (doc) ON DELETE CASCADE,
         tf real NOT NULL,
+        length integer NOT NULL,
+        session_id text COLLATE "C",
         PRIMARY KEY (namespace, kind, term, doc)
       );
       CREATE INDEX lexical_terms_by_doc ON lexical_terms (doc);
