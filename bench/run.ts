@@ -3,7 +3,8 @@
  * Runs each scenario in its own Node process and writes bench/results/<name>.json and .md. Scenario names after the
  * flags run only those. Scenarios that need a service run only when named:
  * `npm run bench -- knowledge-bases` (Chroma), `npm run bench -- worker-throughput` (Redis) and
- * `npm run bench -- postgres-driver` and `npm run bench -- locomo-postgres` (PostgreSQL, STRATA_POSTGRES_URL); `bash scripts/services.sh up` starts Chroma and Redis.
+ * `npm run bench -- postgres-driver` and `npm run bench -- locomo-postgres` (PostgreSQL, STRATA_POSTGRES_URL),
+ * `npm run bench -- scale-out` (PostgreSQL and Redis; Chroma if it answers); `bash scripts/services.sh up` starts Chroma and Redis.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -27,12 +28,13 @@ import { runEncryptionBench } from './scenarios/encryption.js';
 import { runCliStartupBench } from './scenarios/cli-startup.js';
 import { runPostgresDriverBench } from './scenarios/postgres-driver.js';
 import { runLocomoPostgresBench } from './scenarios/locomo-postgres.js';
+import { runScaleOutBench } from './scenarios/scale-out.js';
 
 /** Set in the process that runs one scenario. */
 const CHILD_ENV = 'STRATA_BENCH_SCENARIO_PROCESS';
-const SCENARIOS = ['locomo', 'retrieval-quality', 'peers', 'in-memory-latency', 'sqlite-latency', 'scale', 'tenants', 'encryption', 'sqlite-knowledge-base', 'topics-compression', 'knowledge-bases', 'worker-throughput', 'cli-startup', 'postgres-driver', 'locomo-postgres'];
+const SCENARIOS = ['locomo', 'retrieval-quality', 'peers', 'in-memory-latency', 'sqlite-latency', 'scale', 'tenants', 'encryption', 'sqlite-knowledge-base', 'topics-compression', 'knowledge-bases', 'worker-throughput', 'cli-startup', 'postgres-driver', 'locomo-postgres', 'scale-out'];
 /** Scenarios that need a server (Chroma, Redis, PostgreSQL): run only when named, so a fresh clone runs the rest as is. */
-const ONLY_WHEN_NAMED = new Set(['knowledge-bases', 'worker-throughput', 'postgres-driver', 'locomo-postgres']);
+const ONLY_WHEN_NAMED = new Set(['knowledge-bases', 'worker-throughput', 'postgres-driver', 'locomo-postgres', 'scale-out']);
 
 /**
  * Each target with the corpora it is measured at: appended and derived up to 10k (1k is
@@ -109,6 +111,8 @@ async function main(): Promise<void> {
   if (wants('postgres-driver')) await runOne('postgres-driver', isQuick, environment, () => runPostgresDriverBench({ quick: isQuick }));
   // LoCoMo retrieval with the PostgreSQL store (BM25 in SQL) next to the embedded default's in-process BM25 (PostgreSQL: STRATA_POSTGRES_URL)
   if (wants('locomo-postgres')) await runOne('locomo-postgres', isQuick, environment, () => runLocomoPostgresBench({ quick: isQuick }));
+  // the PostgreSQL store beside SQLite at 10k/100k messages, with 1/2/4 app processes writing, and derivation freshness with worker processes (PostgreSQL and Redis)
+  if (wants('scale-out')) await runOne('scale-out', isQuick, environment, () => runScaleOutBench({ quick: isQuick }));
 }
 
 /** Runs one scenario and writes its results; a scenario that returns null was skipped (it said why) and writes nothing. */
