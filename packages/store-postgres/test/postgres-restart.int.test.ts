@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { StrataError } from '@strata/core';
 import { createPostgresSessionStore } from '../src/index.js';
 import { privateClusterUnavailable, startPrivateCluster, type PrivateCluster } from './private-cluster.js';
+import { appendsWhile } from './retrying-appends.js';
 
 const T0 = Date.UTC(2024, 0, 1);
 const unavailable = privateClusterUnavailable();
@@ -16,38 +16,19 @@ describe.skipIf(unavailable !== null)(`PostgresSessionStore across a PostgreSQL 
     const store = await createPostgresSessionStore({ url: cluster.url, poolSize: 3, poolTimeoutMs: 2000 });
     try {
       await store.write({ ops: [{ type: 'putSession', session: { id: 's1', namespace: 'ns', metadata: {}, createdAt: T0, updatedAt: T0, lastSeq: 0 } }] });
-      const acknowledged: string[] = [];
-      const failures: StrataError[] = [];
-      let stop = false;
-      const writer = async (w: number): Promise<void> => {
-        for (let i = 0; !stop; i++) {
-          const id = `w${w}-${i}`;
-          for (;;) {
-            try {
-              await store.write({ ops: [{ type: 'appendMessages', sessionId: 's1', messages: [{ id, role: 'user', content: `turn ${id}`, createdAt: T0 + i, metadata: {} }] }] });
-              acknowledged.push(id);
-              break;
-            } catch (error) {
-              if (!StrataError.is(error)) throw error;
-              // a commit cut off by the restart may have gone through: the retry then finds the id taken
-              if (error.code === 'CONFLICT' && /already exists/.test(error.message)) {
-                acknowledged.push(id);
-                break;
-              }
-              failures.push(error);
-              if (!error.retryable) throw error;
-              await new Promise((resolve) => setTimeout(resolve, 50));
-            }
-          }
-        }
-      };
-      const writers = [0, 1, 2].map(writer);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const before = acknowledged.length;
-      cluster.restart();
-      await new Promise((resolve) => setTimeout(resolve, 700));
-      stop = true;
-      await Promise.all(writers);
+      let before = 0;
+      const { acknowledged, failures } = await appendsWhile(
+        store,
+        's1',
+        3,
+        async () => {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          before = (await store.messages({ sessionId: 's1' })).length;
+          cluster?.restart();
+          await new Promise((resolve) => setTimeout(resolve, 700));
+        },
+        50,
+      );
       expect(before).toBeGreaterThan(0);
       expect(failures.length).toBeGreaterThan(0);
       for (const failure of failures) {

@@ -4,6 +4,7 @@ import { StrataError } from '@strata/core';
 import type { Fact, Session, StrataErrorCode } from '@strata/core';
 import { createPostgresSessionStore, SCHEMA_VERSION, type PostgresSessionStore } from '../src/index.js';
 import { dropSchemas, POSTGRES_URL, postgresUnavailable, uniqueSchema } from './postgres-server.js';
+import { appendsWhile } from './retrying-appends.js';
 
 const unavailable = await postgresUnavailable();
 const T0 = Date.UTC(2024, 0, 1);
@@ -162,41 +163,15 @@ describe.skipIf(unavailable !== null)('PostgresSessionStore when the server drop
     const store = await createPostgresSessionStore({ url: POSTGRES_URL, schema, poolSize: 4, applicationName });
     try {
       await store.write({ ops: [{ type: 'putSession', session: session('s1') }] });
-      const acknowledged: string[] = [];
-      const failures: StrataError[] = [];
-      let stop = false;
-      /** An app's loop: append, and on a retryable error append the same message again (its id makes a retry safe). */
-      const writer = async (w: number): Promise<void> => {
-        for (let i = 0; !stop; i++) {
-          const id = `w${w}-${i}`;
-          for (;;) {
-            try {
-              await store.write({ ops: [{ type: 'appendMessages', sessionId: 's1', messages: [{ id, role: 'user', content: `turn ${id}`, createdAt: T0 + i, metadata: {} }] }] });
-              acknowledged.push(id);
-              break;
-            } catch (error) {
-              if (!StrataError.is(error)) throw error;
-              // the commit of a dropped connection may have gone through: the retry then finds the id taken
-              if (error.code === 'CONFLICT' && /already exists/.test(error.message)) {
-                acknowledged.push(id);
-                break;
-              }
-              failures.push(error);
-              if (!error.retryable) throw error;
-            }
-          }
-        }
-      };
-      const writers = [0, 1, 2].map(writer);
       let dropped = 0;
-      for (let round = 0; round < 5; round++) {
+      const { acknowledged, failures } = await appendsWhile(store, 's1', 3, async () => {
+        for (let round = 0; round < 5; round++) {
+          await new Promise((resolve) => setTimeout(resolve, 150));
+          const result = await sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '${applicationName}'`);
+          dropped += result.rowCount ?? 0;
+        }
         await new Promise((resolve) => setTimeout(resolve, 150));
-        const result = await sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '${applicationName}'`);
-        dropped += result.rowCount ?? 0;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      stop = true;
-      await Promise.all(writers);
+      });
       expect(dropped).toBeGreaterThan(0);
       expect(failures.length).toBeGreaterThan(0);
       for (const failure of failures) {
