@@ -121,7 +121,7 @@ export interface StrataRun extends SystemRun {
 }
 
 /** The memory a new user gets on the embedded default, in a temp folder. */
-export async function openSqliteMemory(dir: string, clock: { now(): number }, policy: PolicyInput | undefined): Promise<Memory> {
+async function openSqliteMemory(dir: string, clock: { now(): number }, policy: PolicyInput | undefined): Promise<Memory> {
   const path = join(dir, 'memory.sqlite');
   return createMemory({
     store: await createSqliteSessionStore({ path }),

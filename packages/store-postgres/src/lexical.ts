@@ -24,17 +24,14 @@ export interface LexicalDocument {
   text: string;
 }
 
-/** Indexes documents, replacing any indexed under the same kind and id (unless `replace` is false: ids known to be new). */
-export async function indexDocuments(tx: Queryable, documents: readonly LexicalDocument[], options: { replace?: boolean } = {}): Promise<void> {
-  // the last text given for a kind and id is the one indexed
+/**
+ * Indexes documents whose kind and id hold no postings (new ones, or ones just removed with
+ * {@link removeDocuments}); of a kind and id given twice, the last text is indexed.
+ */
+export async function indexDocuments(tx: Queryable, documents: readonly LexicalDocument[]): Promise<void> {
   const latest = new Map<string, LexicalDocument>();
   for (const document of documents) latest.set(`${document.kind}\u0000${document.id}`, document);
   if (latest.size === 0) return;
-  if (options.replace !== false) {
-    for (const kind of new Set([...latest.values()].map((d) => d.kind))) {
-      await removeDocuments(tx, kind, [...latest.values()].filter((d) => d.kind === kind).map((d) => d.id));
-    }
-  }
   const analyzed = [...latest.values()].map((document) => ({ document, ...countTerms(analyzeText(document.text)) }));
   // doc numbers are handed out in the order given: the indexing order that breaks ties
   const inserted = await tx.query<{ doc: number; kind: string; id: string }>(

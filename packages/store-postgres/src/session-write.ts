@@ -201,7 +201,6 @@ async function indexTurns(tx: Queryable, rows: readonly MessageRow[]): Promise<v
   await indexDocuments(
     tx,
     rows.map((row) => ({ namespace: row.namespace, kind: 'turn' as const, id: row.id, sessionId: row.session_id, text: turnLexicalText({ content: readText(row.content), name: row.name === null ? undefined : readText(row.name), createdAt: row.created_at }) })),
-    { replace: false },
   );
 }
 
@@ -236,6 +235,8 @@ async function putSummaries(tx: Queryable, summaries: readonly Summary[]): Promi
     );
     await replaceSources(tx, 'summary', summary.id, summary.sourceMessageIds);
   }
+  // a summary put again is replaced: its old postings go first
+  await removeDocuments(tx, 'summary', summaries.map((s) => s.id));
   await indexDocuments(tx, summaries.map((s) => ({ namespace: s.namespace, kind: 'summary' as const, id: s.id, sessionId: s.sessionId, text: s.text })));
 }
 
@@ -250,7 +251,8 @@ async function putFacts(tx: Queryable, facts: readonly Fact[]): Promise<void> {
     );
     await replaceSources(tx, 'fact', fact.id, fact.sourceMessageIds);
   }
-  await removeDocuments(tx, 'fact', facts.filter((f) => !isCurrent(f)).map((f) => f.id));
+  // a fact put again is replaced (a superseded one is not indexed again)
+  await removeDocuments(tx, 'fact', facts.map((f) => f.id));
   await indexDocuments(tx, facts.filter(isCurrent).map((f) => ({ namespace: f.namespace, kind: 'fact' as const, id: f.id, sessionId: null, text: factLexicalText(f) })));
 }
 
