@@ -75,14 +75,24 @@ async function lockSession(tx: Queryable, sessionId: string, action: string): Pr
 }
 
 async function appendMessages(tx: Queryable, sessionId: string, messages: readonly NewMessage[]): Promise<StoredMessage[]> {
-  // read without a lock: the namespace the postings go to; the seqs come from the locked row below
-  const session = (await tx.query<{ namespace: string }>('SELECT namespace FROM sessions WHERE id = $1', [sessionId]))[0] ?? missingSession(sessionId, 'append messages to it');
   if (messages.length === 0) {
     await lockSession(tx, sessionId, 'append messages to it');
     return [];
   }
-  await assertNewMessageIds(tx, messages.map((m) => m.id));
-  const unplaced = messages.map((message) => messageRow(message, sessionId, session.namespace, 0));
+  // one read without a lock: the namespace the postings go to (the seqs come from the locked
+  // row below), and whether an id is taken
+  const ids = messages.map((m) => m.id);
+  const state = (
+    await tx.query<{ namespace: string | null; id: string | null; session_id: string | null; seq: number | null }>(
+      `SELECT (SELECT namespace FROM sessions WHERE id = $1) AS namespace, m.id, m.session_id, m.seq
+       FROM (SELECT 1) AS one LEFT JOIN LATERAL (SELECT id, session_id, seq FROM messages WHERE id = ANY($2::text[]) LIMIT 1) AS m ON true`,
+      [sessionId, ids],
+    )
+  )[0];
+  const namespace = state?.namespace ?? missingSession(sessionId, 'append messages to it');
+  assertDistinctIds(ids);
+  if (state?.id != null) throw duplicateMessage(state.id, `session "${state.session_id}", seq ${state.seq}`);
+  const unplaced = messages.map((message) => messageRow(message, sessionId, namespace, 0));
   await indexTurns(tx, unplaced);
   // the one statement that takes the session's row lock, held to the commit: concurrent appends
   // to a session queue for a single round trip, not for the whole write
@@ -105,8 +115,8 @@ async function appendMessages(tx: Queryable, sessionId: string, messages: readon
       [sessionId, column('id'), column('role'), column('content'), column('name'), column('tool_calls'), column('tool_call_id'), column('metadata'), column('created_at'), column('tokens'), column('token_counter'), unplaced.length, Math.max(...unplaced.map((r) => r.created_at))],
     )
   )[0] ?? missingSession(sessionId, 'append messages to it');
-  if (locked.namespace !== session.namespace) {
-    throw new StrataError('CONFLICT', `Session "${sessionId}" moved from namespace "${session.namespace}" to "${locked.namespace}" during an append.`, {
+  if (locked.namespace !== namespace) {
+    throw new StrataError('CONFLICT', `Session "${sessionId}" moved from namespace "${namespace}" to "${locked.namespace}" during an append.`, {
       hint: 'Another process changed the session meanwhile; retry the append.',
       retryable: true,
     });
@@ -205,13 +215,17 @@ async function indexTurns(tx: Queryable, rows: readonly MessageRow[]): Promise<v
 }
 
 async function assertNewMessageIds(tx: Queryable, ids: readonly string[]): Promise<void> {
+  assertDistinctIds(ids);
+  const existing = (await tx.query<{ id: string; session_id: string; seq: number }>('SELECT id, session_id, seq FROM messages WHERE id = ANY($1::text[]) LIMIT 1', [ids]))[0];
+  if (existing !== undefined) throw duplicateMessage(existing.id, `session "${existing.session_id}", seq ${existing.seq}`);
+}
+
+function assertDistinctIds(ids: readonly string[]): void {
   const seen = new Set<string>();
   for (const id of ids) {
     if (seen.has(id)) throw duplicateMessage(id, 'the same batch');
     seen.add(id);
   }
-  const existing = (await tx.query<{ id: string; session_id: string; seq: number }>('SELECT id, session_id, seq FROM messages WHERE id = ANY($1::text[]) LIMIT 1', [ids]))[0];
-  if (existing !== undefined) throw duplicateMessage(existing.id, `session "${existing.session_id}", seq ${existing.seq}`);
 }
 
 function duplicateMessage(id: string, where: string): StrataError {
