@@ -36,7 +36,7 @@ export async function openSessionStore(config: CliConfig, path?: string): Promis
 }
 
 /** The connection URL without its `schema` parameter, and the schema it names (default "strata"). */
-export function postgresOptions(url: string): { url: string; schema?: string } {
+function postgresOptions(url: string): { url: string; schema?: string } {
   const parsed = new URL(url);
   const schema = parsed.searchParams.get('schema');
   parsed.searchParams.delete('schema');
