@@ -7,6 +7,11 @@
  * sources, so a rule's `to.path` sees `packages/<name>/src/...`. An import that does not
  * resolve keeps its bare name as path, which is why each rule also names `@strata/...`.
  *
+ * One run-time exception, by design: `createMemory({ store: 'postgres://...' })` loads the store
+ * adapter its URL names with a computed `import(name)` (packages/core/src/config/store-url.ts),
+ * the adapters being optional peers of core. That is not a build dependency and the graph
+ * here does not show it; core's code never names an adapter's modules.
+ *
  * Every package under packages/ other than core and testkit counts as an adapter
  * (store-sqlite, kb-chroma, worker, ...), so a new adapter is guarded without editing this.
  */

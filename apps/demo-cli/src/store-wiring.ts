@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { LexicalIndex, SessionStore, TopicStore } from '@strata/core';
+import { openStoreUrl, type LexicalIndex, type SessionStore, type TopicStore } from '@strata/core';
 import { StrataError } from '@strata/core/errors';
 import { createSqliteSessionStore } from '@strata/store-sqlite';
 import type { CliConfig } from './config.js';
@@ -21,26 +21,15 @@ export function memoryFile(config: CliConfig, file?: string): string {
 }
 
 /**
- * The session store: PostgreSQL when `--store` names a server (its driver loaded only then),
- * else the SQLite file on PATH (the config's file by default), whose namespace problems found
+ * The session store: PostgreSQL when `--store` names a server (opened as `createMemory` opens a
+ * store URL: its package and driver loaded only then), else the SQLite file on PATH (the config's file by default), whose namespace problems found
  * at migration are said once per command.
  */
 export async function openSessionStore(config: CliConfig, path?: string): Promise<CliSessionStore> {
-  if (config.store !== undefined) {
-    const { createPostgresSessionStore } = await import('@strata/store-postgres');
-    return createPostgresSessionStore(postgresOptions(config.store));
-  }
+  if (config.store !== undefined) return openStoreUrl(config.store);
   const store = await createSqliteSessionStore({ path: path ?? memoryFile(config), ...sealed(config) });
   reportNamespaceProblems(store.namespaceProblems());
   return store;
-}
-
-/** The connection URL without its `schema` parameter, and the schema it names (default "strata"). */
-function postgresOptions(url: string): { url: string; schema?: string } {
-  const parsed = new URL(url);
-  const schema = parsed.searchParams.get('schema');
-  parsed.searchParams.delete('schema');
-  return { url: parsed.toString(), ...(schema === null ? {} : { schema }) };
 }
 
 /** A PostgreSQL URL as it can be shown: without its password. */

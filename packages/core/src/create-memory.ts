@@ -9,6 +9,7 @@ import { ExtractiveSummarizer } from './models/extractive-summarizer.js';
 import { HashingEmbeddings } from './models/hashing-embeddings.js';
 import { ObservationFactExtractor } from './models/observation-fact-extractor.js';
 import { TiktokenTokenCounter } from './models/tiktoken-token-counter.js';
+import { openStoreUrl } from './config/store-url.js';
 import { fallbackExtractorFor } from './services/derive-fallback.js';
 import { Memory } from './services/memory.js';
 import { LinearThreadSelector } from './models/linear-thread-selector.js';
@@ -24,7 +25,7 @@ const port = (methods: string[]) =>
 const lexicalIndex = port(['search']);
 
 const optionsSchema = z.object({
-  store: port(['write', 'sessions', 'messages', 'summaries', 'facts', 'jobs', 'close', 'writeTopics', 'topics', 'links', 'topicStorage']).optional(),
+  store: z.union([z.string(), port(['write', 'sessions', 'messages', 'summaries', 'facts', 'jobs', 'close', 'writeTopics', 'topics', 'links', 'topicStorage'])]).optional(),
   lexical: lexicalIndex.optional(),
   knowledge: port(['upsert', 'query', 'setCurrent', 'delete', 'count', 'close']).optional(),
   queue: port(['start', 'enqueue', 'pending', 'drain', 'close']).optional(),
@@ -37,7 +38,7 @@ const optionsSchema = z.object({
   clock: port(['now']).optional(),
   threadSelector: port(['selectParents']).optional(),
   policy: z.unknown().optional(),
-}).refine((o) => o.store === undefined || o.lexical !== undefined || lexicalIndex.safeParse(o.store).success, {
+}).refine((o) => o.store === undefined || typeof o.store === 'string' || o.lexical !== undefined || lexicalIndex.safeParse(o.store).success, {
   path: ['store'],
   message: 'must implement LexicalIndex (search) when no `lexical` option is given: pass `lexical`, or a store that implements search',
 });
@@ -46,13 +47,18 @@ const optionsSchema = z.object({
  * Creates a memory. Every port is injectable; what is not given defaults to the in-process,
  * offline implementations (in-memory store and KB, in-process queue, extractive summarizer,
  * observation fact extractor, hashing embeddings, tiktoken o200k counting). With an LLM-backed
- * summarizer or extractor, the offline one is its fallback (degraded mode).
- * @throws StrataError CONFIG_INVALID when an option is malformed.
+ * summarizer or extractor, the offline one is its fallback (degraded mode). The store can be
+ * named by a URL (`memory:`, `sqlite:PATH`, `postgres://...?schema=NAME`), its adapter package
+ * loaded then; the memory closes it on close.
+ * @throws StrataError CONFIG_INVALID when an option is malformed, or a store URL names no
+ *   installed store; the store's own errors when it cannot open (e.g. BACKEND_UNAVAILABLE).
  * @example
  * const memory = await createMemory();
  * const session = await memory.sessions.create({ namespace: 'user-42' });
  * await memory.append(session.id, { role: 'user', content: 'I moved to Berlin last week.' });
  * const { messages, manifest } = await memory.getContext(session.id, { budgetTokens: 1000 });
+ * // shared by several app processes (npm install @strata/store-postgres):
+ * const shared = await createMemory({ store: process.env.STRATA_STORE }); // postgres://...
  */
 export async function createMemory(options: MemoryOptions = {}): Promise<Memory> {
   parseWith(optionsSchema, options, 'createMemory options', 'Pass ports implementing the interfaces exported by @strata/core.', 'CONFIG_INVALID');
@@ -68,7 +74,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
   const fallbackSummarizer = options.fallbackSummarizer ?? (summarizer instanceof ExtractiveSummarizer ? undefined : new ExtractiveSummarizer({ tokens }));
   const fallbackExtractor = fallbackExtractorFor(extractor, options.fallbackExtractor);
   // The schema checked that a given store implements TopicStore too, and LexicalIndex unless one was given.
-  const store = (options.store ?? (await createInMemorySessionStore())) as SessionStore & TopicStore;
+  const store = (typeof options.store === 'string' ? await openStoreUrl(options.store) : (options.store ?? (await createInMemorySessionStore()))) as SessionStore & TopicStore;
   const memory = new Memory({
     store,
     lexical: options.lexical ?? (store as typeof store & LexicalIndex),

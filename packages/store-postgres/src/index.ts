@@ -2,3 +2,4 @@
 export { createPostgresSessionStore, PostgresSessionStore } from './postgres-session-store.js';
 export type { PostgresSessionStoreOptions } from './postgres-session-store.js';
 export { SCHEMA_VERSION } from './migrations.js';
+export { openStoreUrl } from './store-url.js';

@@ -12,8 +12,13 @@ import type { PolicyInput } from './policy.js';
  * extractor, hashing embeddings, tiktoken counting).
  */
 export interface MemoryOptions {
-  /** Must also implement `TopicStore`, and `LexicalIndex` unless `lexical` is given (both bundled stores do). */
-  store?: SessionStore;
+  /**
+   * The session store, or a URL naming one: `memory:`, `sqlite:PATH` (`@strata/store-sqlite`),
+   * `postgres://user@host:port/db?schema=NAME` (`@strata/store-postgres`). A store object must
+   * also implement `TopicStore`, and `LexicalIndex` unless `lexical` is given (the bundled stores do).
+   * @defaultValue an in-memory store
+   */
+  store?: SessionStore | string;
   /**
    * Lexical (BM25) search over the store's turns, summaries and facts. It must see what the
    * store holds; a store that keeps its own index in step with its writes is one already.
