@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemory } from '../src/create-memory.js';
+import type { JobFilter } from '../src/index.js';
 import { steppingClock } from './helpers.js';
 
 const HISTORY = Array.from({ length: 60 }, (_, i) => ({
@@ -32,6 +33,51 @@ describe('an imported bundle derives in the background', () => {
     expect(context.pending.watermarkSeq).toBeGreaterThan(0);
     expect(context.manifest.some((item) => item.tier === 'working')).toBe(true);
     expect((await target.facts.list({ namespace: 'ns' })).length).toBeGreaterThan(0);
+    await target.close();
+  });
+});
+
+describe('reading one session after an import of many', () => {
+  it('waits for the planning of that session only, not for the rest of the import', { timeout: 10_000 }, async () => {
+    const { createInMemorySessionStore } = await import('../src/adapters/in-memory-session-store.js');
+    const inner = await createInMemorySessionStore();
+    // the planning of the first imported session hangs until released (a slow store, a busy pool)
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let blocked = '';
+    const store = new Proxy(inner, {
+      get(target, key, receiver) {
+        if (key !== 'jobs') return Reflect.get(target, key, receiver);
+        return async (filter: JobFilter) => {
+          if (filter.sessionId === blocked) await released;
+          return target.jobs(filter);
+        };
+      },
+    });
+    const source = await createMemory();
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const session = await source.sessions.create({ namespace: 'ns' });
+      await source.append(session.id, HISTORY.slice(0, 10));
+      ids.push(session.id);
+    }
+    const bundles = await Promise.all(ids.map(async (id) => JSON.parse(await source.export(id, { format: 'json' })) as LooseBundle));
+    await source.close();
+    const bundle = { ...bundles[0], sessions: bundles.flatMap((b) => b.sessions), facts: [] };
+    for (const entry of bundle.sessions) Object.assign(entry, { summaries: [], jobs: [] });
+
+    const target = await createMemory({ store });
+    blocked = bundle.sessions[0]?.session.id ?? '';
+    const report = await target.import(bundle);
+    const last = report.sessionIds.find((id) => id !== blocked) as string;
+    // a macrotask later the background planning has started, and is stuck on the first session
+    await new Promise((resolve) => setImmediate(resolve));
+    // with the first session's planning stuck, another's context is still served (before the
+    // change, this waited for the whole import's planning and the test timed out)
+    const context = await target.getContext(last, { budgetTokens: 400 });
+    expect(context.messages.map((m) => m.content)).toEqual(expect.arrayContaining(HISTORY.slice(0, 10).map((m) => m.content)));
+    release();
+    await target.flush();
     await target.close();
   });
 });

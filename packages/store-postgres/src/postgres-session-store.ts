@@ -27,6 +27,7 @@ import type {
 import { Database } from './database.js';
 import type { PostgresConnectionOptions } from './database.js';
 import { searchDocuments } from './lexical.js';
+import { ImportStatistics } from './statistics.js';
 import { migrate } from './migrations.js';
 import { selectFacts, selectJobs, selectMessages, selectSessions, selectSummaries } from './session-queries.js';
 import { applyBatch } from './session-write.js';
@@ -46,13 +47,28 @@ export type PostgresSessionStoreOptions = PostgresConnectionOptions;
  */
 export class PostgresSessionStore implements SessionStore, LexicalIndex, TopicStore {
   private closed = false;
+  private readonly statistics: ImportStatistics;
 
   /** Takes a connected, migrated database from `createPostgresSessionStore`. */
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Database) {
+    this.statistics = new ImportStatistics(db.schema);
+  }
 
   async write(batch: WriteBatch): Promise<WriteReceipt> {
     this.assertOpen('write');
-    return this.db.transaction((tx) => applyBatch(tx, batch));
+    const receipt = await this.db.transaction((tx) => applyBatch(tx, batch));
+    const imported = batch.ops.reduce((n, op) => n + (op.type === 'insertMessages' ? op.messages.length : 0), 0);
+    if (imported > 0) await this.refreshStatistics(imported);
+    return receipt;
+  }
+
+  /**
+   * Brings the planner's statistics up to date after an import (see statistics.ts). The write
+   * has committed by then, so a failure here does not fail it: statistics only guide plans,
+   * and autovacuum still refreshes them on its own round.
+   */
+  private async refreshStatistics(imported: number): Promise<void> {
+    await this.statistics.imported(this.db, imported).catch(() => undefined);
   }
 
   async sessions(filter: SessionFilter): Promise<Session[]> {

@@ -26,23 +26,47 @@ export async function selectSessions(db: Queryable, filter: SessionFilter): Prom
   return (await db.query<SessionRow>(sql, conditions.params)).map(toSession);
 }
 
-/** With `last`, reads the newest N backwards through the (session_id, seq) index, not the whole session. */
+/**
+ * With `last`, reads the newest N backwards through the (session_id, seq) index, not the whole
+ * session. With `seqRanges`, the rows come from one index range scan per range, whatever the
+ * planner's statistics say (a semi-join form was planned as two scans of the whole table on a
+ * freshly imported schema: 38 ms against 0.4 ms over 100k turns).
+ */
 export async function selectMessages(db: Queryable, filter: MessageFilter): Promise<StoredMessage[]> {
-  const conditions = new Conditions()
+  const conditions = new Conditions();
+  const source = filter.seqRanges === undefined ? 'messages' : rangeScans(conditions.next(JSON.stringify(mergedRanges(filter.seqRanges))));
+  conditions
     .add('session_id = ?', filter.sessionId)
     .add('id = ANY(?::text[])', filter.ids)
     .add('namespace = ?', filter.namespace)
     .add('seq >= ?', filter.fromSeq)
     .add('seq <= ?', filter.toSeq);
-  if (filter.seqRanges !== undefined) {
-    const ranges = filter.seqRanges;
-    conditions.add(
-      '(session_id, seq) IN (SELECT m.session_id, m.seq FROM jsonb_to_recordset(?::jsonb) AS r ("sessionId" text, "fromSeq" bigint, "toSeq" bigint) JOIN messages m ON m.session_id = r."sessionId" AND m.seq BETWEEN r."fromSeq" AND r."toSeq")',
-      JSON.stringify(ranges.map((r) => ({ sessionId: r.sessionId, fromSeq: r.fromSeq, toSeq: r.toSeq }))),
-    );
-  }
-  const base = `SELECT ${MESSAGE_COLUMNS} FROM messages${conditions.where()}`;
+  const base = `SELECT ${MESSAGE_COLUMNS} FROM ${source}${conditions.where()}`;
   return (await newestLast<MessageRow>(db, base, ['session_id', 'seq'], conditions, filter.last)).map(toMessage);
+}
+
+type SeqRange = NonNullable<MessageFilter['seqRanges']>[number];
+
+/** The messages of the ranges in `param` (a JSON array of disjoint ranges), as a table named messages. */
+function rangeScans(param: string): string {
+  // OFFSET 0 keeps the lateral subquery a per-range index scan instead of being flattened into a join
+  return `(SELECT m.* FROM jsonb_to_recordset(${param}::jsonb) AS r ("sessionId" text, "fromSeq" bigint, "toSeq" bigint)
+    CROSS JOIN LATERAL (SELECT * FROM messages x WHERE x.session_id = r."sessionId" AND x.seq BETWEEN r."fromSeq" AND r."toSeq" OFFSET 0) AS m) AS messages`;
+}
+
+/** Ranges merged where they overlap or touch in a session, so that no message is read twice. */
+export function mergedRanges(ranges: readonly SeqRange[]): SeqRange[] {
+  const sorted = ranges
+    .filter((r) => r.fromSeq <= r.toSeq)
+    .map((r) => ({ sessionId: r.sessionId, fromSeq: r.fromSeq, toSeq: r.toSeq }))
+    .sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : a.fromSeq - b.fromSeq));
+  const merged: SeqRange[] = [];
+  for (const range of sorted) {
+    const last = merged[merged.length - 1];
+    if (last !== undefined && last.sessionId === range.sessionId && range.fromSeq <= last.toSeq + 1) last.toSeq = Math.max(last.toSeq, range.toSeq);
+    else merged.push(range);
+  }
+  return merged;
 }
 
 export async function selectSummaries(db: Queryable, filter: SummaryFilter): Promise<Summary[]> {

@@ -26,7 +26,7 @@ import { collectBundle, importBundle, renderBundle, type ExportFormat, type Impo
 import { toNewMessages } from './normalize-messages.js';
 import { attachIngested } from './topic-attach.js';
 import { touchTopicsOf } from './topic-decay.js';
-import { MacrotaskBatch } from './macrotask-batch.js';
+import { MacrotaskBatch, MacrotaskQueue } from './macrotask-batch.js';
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { forgetWithTopics } from './topic-forget.js';
 import { sessionMermaid, withThreadPaths } from './topic-views.js';
@@ -50,9 +50,7 @@ export class Memory {
    * Planning after appends, on the next macrotask (unless the queue derives inline), once per
    * session for any number of appends in between; getContext, flush and close wait for it.
    */
-  private readonly deferred = new MacrotaskBatch<string>(async (sessionIds) => {
-    for (const id of sessionIds) await this.scheduleAfterAppend(id);
-  });
+  private readonly deferred = new MacrotaskQueue<string>((sessionId) => this.scheduleAfterAppend(sessionId));
   /** Why the last scheduling after an append failed, if it did. */
   lastScheduleError: unknown = undefined;
   /** Why the thread selector last failed, if it did (those turns were attached linearly). */
