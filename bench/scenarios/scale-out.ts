@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- scale-out`: the PostgreSQL session store (@strata/store-postgres) beside the
  * embedded SQLite store (@strata/store-sqlite), in one run, on what scaling out asks of a store:
- * 1. latency at size: single appends and getContext with 10k and 100k messages in the
+ * 1. latency at size: single appends and getContext with 10k, 100k and 1M messages in the
  *    namespace (--quick: 1k and 10k), corpora imported with memory.import, derivation on
  *    createMemory's in-process queue for both stores; and the import throughput;
  * 2. write throughput with 1, 2 and 4 app processes appending at once to one schema (PostgreSQL)
@@ -9,9 +9,6 @@
  * 3. derivation freshness with the work in other processes: an app on BullMQ
  *    (deriveConcurrency 0) and 2 worker processes, turns appended at a steady rate, enqueue ->
  *    applied from readQueueStats.
- * 1M messages are not measured: a quick run's rates put PostgreSQL's 1M row alone at about
- * 10 minutes or more (import ~2,900 messages/s, getContext p50 growing ~3x per 10x messages), and
- * the scenario says so in a note computed from each run's own rates.
  * Everything lives in PostgreSQL schemas, Redis prefixes, a Chroma collection and temp dirs of
  * this run, removed afterwards. Needs PostgreSQL (STRATA_POSTGRES_URL) and Redis
  * (STRATA_REDIS_URL); Chroma (STRATA_CHROMA_URL) is used for the PostgreSQL app's vectors in
@@ -69,7 +66,7 @@ interface Plan {
 }
 
 const FULL: Plan = {
-  corpora: [10_000, 100_000], appendWarmup: 100, appends: 2000, contextWarmup: 20, contextCalls: 500,
+  corpora: [10_000, 100_000, 1_000_000], appendWarmup: 100, appends: 2000, contextWarmup: 20, contextCalls: 500,
   processes: [1, 2, 4], appendsPerProcess: 1000, freshnessRate: 10, freshnessSeconds: 45, freshnessSessions: 8,
 };
 const QUICK: Plan = {
@@ -84,9 +81,6 @@ const PER_BUNDLE = 5000;
 const BUDGET_TOKENS = 1000;
 const NAMESPACE = 'bench';
 const SEED = 20_250_301;
-/** The size the PostgreSQL import rate is projected to, for the note on why it is not measured. */
-const MILLION = 1_000_000;
-const LIMIT_MINUTES = 10;
 
 const label = (messages: number): string => (messages >= 1_000_000 ? `${messages / 1_000_000}M` : messages >= 1000 ? `${messages / 1000}k` : String(messages));
 const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 'es'}`;
@@ -442,26 +436,6 @@ async function measureFreshness(kind: StoreKind, plan: Plan, resources: RunResou
   }
 }
 
-// ---------------------------------------------------------------- 1M: estimated, not measured
-
-/**
- * What a PostgreSQL 1M row would take in a full run, from this run's rates: the import from the
- * largest size measured at its measured throughput, and the full run's getContext calls at the
- * p50 extrapolated with the growth seen between the two largest sizes (p50 ~ messages^k).
- */
-function millionEstimate(pgSizes: SizeResult[]): { minutes: number; note: string } {
-  const last = pgSizes[pgSizes.length - 1] as SizeResult;
-  const previous = pgSizes[pgSizes.length - 2] ?? last;
-  const importMinutes = (MILLION - last.messages) / last.importRate / 60;
-  const k = previous === last ? 0 : Math.max(0, Math.log(last.context.p50 / previous.context.p50) / Math.log(last.messages / previous.messages));
-  const contextAtMillionMs = last.context.p50 * (MILLION / last.messages) ** k;
-  const calls = 1 + FULL.contextWarmup + FULL.contextCalls;
-  const contextMinutes = (calls * contextAtMillionMs) / 60_000;
-  const minutes = importMinutes + contextMinutes;
-  const note = `1M messages are left out (PostgreSQL and SQLite; sqlite-latency measures SQLite at 1M): in this run PostgreSQL imported ${Math.round(last.importRate)} messages/s (${label(last.importedFrom)} -> ${label(last.messages)}), so importing on to 1M would take about ${importMinutes.toFixed(1)} min; its getContext p50 went from ${previous.context.p50.toFixed(1)} ms at ${label(previous.messages)} to ${last.context.p50.toFixed(1)} ms at ${label(last.messages)} (p50 ~ messages^${k.toFixed(2)}), about ${Math.round(contextAtMillionMs)} ms at 1M, so the full run's ${calls} calls would take about ${contextMinutes.toFixed(1)} min: about ${minutes.toFixed(1)} min for PostgreSQL's 1M row${minutes > LIMIT_MINUTES ? `, over the ${LIMIT_MINUTES}-minute limit` : ''}, before the slower import of larger tables and the imported turns' background derivation, which shares the process.`;
-  return { minutes, note };
-}
-
 // ---------------------------------------------------------------- the scenario
 
 export async function runScaleOutBench(options: { quick: boolean }): Promise<{ latencies: LatencyMetric[]; figures: Figure[]; tables: BenchTable[]; notes: string[] } | null> {
@@ -555,8 +529,6 @@ export async function runScaleOutBench(options: { quick: boolean }): Promise<{ l
     freshRows.push([name, String(run.appended), round1(run.appendsPerSecond).toFixed(1), String(run.applied), String(run.apply.p50), String(run.apply.p95), String(run.derive.p50), String(run.derive.p95), String(run.failures)]);
   }
 
-  const million = millionEstimate(pgSizes);
-  figures.push({ name: 'PostgreSQL: estimated time of a 1M row (import on from the largest size + getContext calls, from this run\'s rates; not measured)', value: round1(million.minutes), unit: 'min' });
   const sizesText = plan.corpora.map(label).join(' and ');
   const fresh = freshness.get('postgres') as FreshnessResult;
   return {
@@ -570,7 +542,6 @@ export async function runScaleOutBench(options: { quick: boolean }): Promise<{ l
     notes: [
       `PostgreSQL: ${POSTGRES_URL.replace(/\/\/[^@]*@/, '//')}, ${released.schemas} schema(s) made for this run (strata_bench_scale_${resources.id}_*) and dropped after it; SQLite: files in temp dirs, removed; Redis: ${REDIS_URL}, prefixes strata-bench-scale-${resources.id}-*, deleted (${released.keysLeft} keys left)${isChromaReachable ? `; Chroma: ${CHROMA_URL}, one collection, deleted` : ''}. The bench, its app and worker processes share this machine's ${cores} cores (os.availableParallelism()), with the servers when they run here too; the load average at the start is among the figures.`,
       `Part 1 (latency at size): one memory per store, one namespace grown by memory.import (bundles of ${PER_BUNDLE}, ${SESSION_TURNS} turns per session) to ${sizesText} messages; at each size getContext (${plan.contextWarmup} warm-up + ${plan.contextCalls} calls: a generated question on a random imported session, a ${BUDGET_TOKENS}-token budget, an untimed macrotask after each, as memory-latency), then ${plan.appendWarmup} warm-up + ${plan.appends} single appends (one message per call, a new session every ${SESSION_TURNS} turns, an untimed macrotask after each, as memory-latency). Those appends stay in the namespace; the next import brings it to the next size exactly. Derivation runs on createMemory's in-process queue for both stores, so the imported turns derive in the background while these rows are timed (as memory-latency's imported rows). Only the session store differs: the PostgreSQL memory keeps its vectors in a SQLite knowledge base file, as the SQLite memory does in its own file.`,
-      million.note,
       `Part 2 (write throughput): ${plan.processes.join(', ')} app processes (child Node processes) on one PostgreSQL schema or one SQLite file (WAL, busy timeout 5 s), a fresh one per run, each process appending ${plan.appendsPerProcess} turns one at a time to sessions of its own (a new one every ${SESSION_TURNS} turns, a macrotask after each append). They start together on a signal once all are connected; appends/s is all appends over the wall time from that signal to the last process done. Their queue derives nothing (as a scale-out app whose workers derive): each planned job is kept pending, so planning reads what it would with a real backlog, and the figure is the store's write path, not the models'. The latency rows pool the appends of all processes.`,
       `Part 3 (freshness): an app process (the bench) on PostgreSQL + ${fresh.knowledge}${isChromaReachable ? '' : ` (Chroma did not answer at ${CHROMA_URL})`}, and on SQLite (store and knowledge base in one file), each with a BullMQ queue (deriveConcurrency 0: it only applies results) and ${plural(FRESHNESS_WORKERS.processes, 'worker process')} (startWorker, offline models, concurrency ${FRESHNESS_WORKERS.concurrency}); ${plan.freshnessRate} turns/s for ${plan.freshnessSeconds} s, round robin over ${plan.freshnessSessions} sessions, then flush. enqueue -> applied is readQueueStats(...).latencyMs.apply: every job of the run (ingest, summaries, consolidation), recorded in Redis by the applying app (nearest rank of the newest 2,000). The samples start with the workers' first jobs (cold processes), which weigh on p95 in --quick's short run.`,
     ],
