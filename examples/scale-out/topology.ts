@@ -1,6 +1,5 @@
 import { createMemory, ExtractiveSummarizer, HashingEmbeddings, ObservationFactExtractor, TiktokenTokenCounter, type Memory } from '@strata/core';
 import { createChromaKnowledgeBase } from '@strata/kb-chroma';
-import { createPostgresSessionStore } from '@strata/store-postgres';
 import { createBullMqJobQueue, startWorker, type WorkerHandle } from '@strata/worker';
 
 /**
@@ -32,6 +31,13 @@ export function topologyFromEnv(name = 'strata_scale_out'): Topology {
   };
 }
 
+/** The store as an app's config names it: the server's URL with the memory's schema. */
+export function storeUrl(topology: Topology): string {
+  const url = new URL(topology.postgresUrl);
+  url.searchParams.set('schema', topology.schema);
+  return url.toString();
+}
+
 /** The offline models; workers and apps must use the same embeddings model. */
 export function offlineModels(): { summarizer: ExtractiveSummarizer; extractor: ObservationFactExtractor; embeddings: HashingEmbeddings } {
   return { summarizer: new ExtractiveSummarizer({ tokens: new TiktokenTokenCounter() }), extractor: new ObservationFactExtractor(), embeddings: new HashingEmbeddings() };
@@ -41,7 +47,8 @@ export function offlineModels(): { summarizer: ExtractiveSummarizer; extractor: 
 export async function openAppMemory(topology: Topology): Promise<Memory> {
   const models = offlineModels();
   return createMemory({
-    store: await createPostgresSessionStore({ url: topology.postgresUrl, schema: topology.schema }),
+    // named by URL, as in an app's config: createMemory loads @strata/store-postgres for it
+    store: storeUrl(topology),
     knowledge: await createChromaKnowledgeBase({ url: topology.chromaUrl, collectionPrefix: topology.collectionPrefix, embeddingModel: models.embeddings.modelName, dimensions: models.embeddings.dimensions }),
     // deriveConcurrency 0: this process derives nothing itself, the worker processes do
     queue: await createBullMqJobQueue({ url: topology.redisUrl, prefix: topology.redisPrefix, deriveConcurrency: 0 }),
