@@ -12,7 +12,7 @@
  * would not ship it) to play the model, answering only from what the prompt holds.
  * For a real model, set STRATA_LLM_BASE_URL, STRATA_LLM_MODEL and OPENAI_API_KEY (README.md).
  */
-import { AIMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
+import { type AIMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { Annotation, END, START, StateGraph, type Item, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import { createMemory } from '@strata/core';
 import { StrataStore } from '@strata/langchain';

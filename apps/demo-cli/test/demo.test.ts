@@ -15,7 +15,7 @@ describe('strata demo (the built CLI, spawned as a user runs it)', () => {
     expect(stdout).toMatch(/after {2}4 turns: immediate 4 verbatim \| working 0 summaries/);
     expect(stdout).toMatch(/after 16 turns: immediate \d verbatim \| working \d summar(y|ies) \+ synopsis \| long-term \d+ facts \| watermark seq 1[0-9]/);
     // promotion and consolidation are named as they land
-    expect(stdout).toMatch(/after  8 turns: .*\n {6}promoted turns 1-4 into a working-tier summary/);
+    expect(stdout).toMatch(/after {2}8 turns: .*\n {6}promoted turns 1-4 into a working-tier summary/);
     expect(stdout).toMatch(/consolidated turns 1-\d+ into the rolling synopsis/);
     expect(stdout).toMatch(/new facts: User lives in Porto \(supersedes Lisbon\)/);
     // one fact superseded, the new one current
