@@ -137,7 +137,9 @@ function scoreWindow(persona: Persona): Scores[] {
 
 function record(into: SystemScores, system: string, persona: Persona, scores: Scores[]): void {
   const list = into.get(system) ?? [];
-  persona.questions.forEach((question, i) => list.push({ question, scores: scores[i] as Scores }));
+  persona.questions.forEach((question, i) => {
+    list.push({ question, scores: scores[i] as Scores });
+  });
   into.set(system, list);
 }
 

@@ -54,7 +54,10 @@ describe('token counts stored with each turn', () => {
     const bundle = JSON.parse(await memory.export(session.id, { format: 'json' })) as { sessions: { session: { id: string }; messages: Record<string, unknown>[] }[] };
     const [entry] = bundle.sessions;
     if (!entry) throw new Error('no session in the bundle');
-    entry.messages.forEach((m, i) => (i % 2 ? delete m.tokens : (m.tokens = null)));
+    entry.messages.forEach((m, i) => {
+      if (i % 2) delete m.tokens;
+      else m.tokens = null;
+    });
     await memory.forget({ sessionId: session.id });
     await memory.import(bundle);
     const context = await memory.getContext(session.id, { budgetTokens: 2_000 });

@@ -64,7 +64,9 @@ function deleteSession(statements: WriteStatements, sessionId: string): void {
 }
 
 function insertSources(statements: WriteStatements, kind: SourceKind, item: string, messageIds: readonly string[]): void {
-  messageIds.forEach((message, position) => statements.insertSource.run({ kind, item, message, position }));
+  messageIds.forEach((message, position) => {
+    statements.insertSource.run({ kind, item, message, position });
+  });
 }
 
 /** A summary belongs to a stored session (deleting the session deletes it). */

@@ -8,7 +8,9 @@ import { inspectFile } from './fixtures/inspect-file.js';
 import { spawnWorker } from './fixtures/spawn-worker.js';
 
 const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 async function newFileWithSession(): Promise<{ path: string; sessionId: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'strata-durability-'));

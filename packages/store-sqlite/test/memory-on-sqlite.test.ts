@@ -6,7 +6,9 @@ import { createInlineJobQueue, createMemory, type SessionStore } from '@strata/c
 import { createSqliteKnowledgeBase, createSqliteSessionStore } from '../src/index.js';
 
 const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 function tempPath(name = 'memory.sqlite'): string {
   const dir = mkdtempSync(join(tmpdir(), 'strata-memory-'));

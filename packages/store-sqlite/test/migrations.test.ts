@@ -56,7 +56,9 @@ describe('migrations', () => {
     migrate(v7, path, 7);
     const bad = ['alice\u00A0', ' bob', 'cafe\u0301', 'zero\u200Bwidth'];
     const insert = v7.prepare("INSERT INTO sessions (id, namespace, metadata, created_at, updated_at, last_seq) VALUES (?, ?, '{}', 1, 1, 0)");
-    ['fine', 'two words', ...bad].forEach((namespace, i) => insert.run(`s${i}`, namespace));
+    ['fine', 'two words', ...bad].forEach((namespace, i) => {
+      insert.run(`s${i}`, namespace);
+    });
     v7.exec("INSERT INTO facts (id, namespace, subject, predicate, object, text, valid_from, confidence, created_at) VALUES ('f1', 'tab\tfacts', 'user', 'likes', 'tea', 'User likes tea', 1, 0.9, 1)");
     v7.close();
 

@@ -6,7 +6,9 @@ import { createMemory, StrataError, type StoreUrlOpener } from '@strata/core';
 import { inspectSqliteFile, openStoreUrl } from '../src/index.js';
 
 const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 function tempPath(): string {
   const dir = mkdtempSync(join(tmpdir(), 'strata-url-'));

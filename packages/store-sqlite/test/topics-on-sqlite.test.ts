@@ -8,7 +8,9 @@ import { createSqliteKnowledgeBase, createSqliteSessionStore } from '../src/inde
 const HOUR = 3_600_000;
 const START = Date.UTC(2026, 10, 20, 10, 0, 0);
 const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 async function openMemory(path: string, clock: { now: () => number }) {
   const store = await createSqliteSessionStore({ path });

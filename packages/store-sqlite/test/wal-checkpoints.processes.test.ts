@@ -29,7 +29,9 @@ function runWriter(path: string, label: string, appends: number): Promise<{ code
 }
 
 const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 describe('WAL checkpoints with several processes writing one file', () => {
   it('two processes appending with checkpoints between their writes: no SQLITE_BUSY, every turn kept in order, the WAL bounded, the file intact', async () => {

@@ -199,7 +199,9 @@ class Model {
         const before = await this.turnsOf(target.id);
         try {
           const stored = await m.append(target.id, inputs.map((x) => ({ role: 'user' as const, content: x.content, ...(x.createdAt === undefined ? {} : { createdAt: x.createdAt as number }), ...(x.metadata === undefined ? {} : { metadata: x.metadata as Record<string, unknown> }), ...(x.id === undefined ? {} : { id: x.id }) })));
-          stored.forEach((s) => this.messages.set(s.id, { id: s.id, content: s.content, namespace: target.namespace, sessionId: target.id, marker: / (mk\S+z)$/.exec(s.content)?.[1] ?? '' }));
+          stored.forEach((s) => {
+            this.messages.set(s.id, { id: s.id, content: s.content, namespace: target.namespace, sessionId: target.id, marker: / (mk\S+z)$/.exec(s.content)?.[1] ?? '' });
+          });
         } catch (error) {
           // no partial write: the session holds exactly what it held
           if (this.sessions.some((s) => s.id === target.id)) expect(await this.turnsOf(target.id)).toEqual(before);

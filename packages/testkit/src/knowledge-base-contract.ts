@@ -75,7 +75,9 @@ function describeQueries(test: Define, kb: () => KnowledgeBase): void {
     const matches = await kb().query({ vector: axis(0), k: 4, filter: { namespace: 'ns-a' } });
     expect(ids(matches)).toEqual(['same', 'diagonal', 'orthogonal', 'opposite']);
     const scores = matches.map((m) => m.score);
-    [1, Math.SQRT1_2, 0, -1].forEach((expected, i) => expect(scores[i]).toBeCloseTo(expected, PRECISION));
+    [1, Math.SQRT1_2, 0, -1].forEach((expected, i) => {
+      expect(scores[i]).toBeCloseTo(expected, PRECISION);
+    });
   });
 
   test('scores ignore vector length', async () => {

@@ -18,7 +18,9 @@ export interface BundlePart {
 export function splitBundle(bundle: ExportBundle): BundlePart[] {
   const parts: BundlePart[] = bundle.sessions.map((s, sessionIndex) => ({ bundle: { ...bundle, sessions: [s], facts: [] }, sessionIndex, factIndices: [] }));
   const owner = new Map<string, number>();
-  bundle.sessions.forEach((s, index) => s.messages.forEach((m) => owner.set(m.id, index)));
+  bundle.sessions.forEach((s, index) => {
+    for (const m of s.messages) owner.set(m.id, index);
+  });
   bundle.facts.forEach((fact, factIndex) => {
     const owners = fact.sourceMessageIds.map((id) => owner.get(id)).filter((i) => i !== undefined);
     const part = parts[owners.length ? Math.max(...owners) : parts.length - 1];

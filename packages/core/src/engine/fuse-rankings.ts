@@ -8,7 +8,9 @@ export function fuseRankings(lists: readonly (readonly string[])[], k = 60, weig
   lists.forEach((list, which) => {
     const weight = weights[which] ?? 1;
     if (weight <= 0) return;
-    list.forEach((id, index) => scores.set(id, (scores.get(id) ?? 0) + weight / (k + index + 1)));
+    list.forEach((id, index) => {
+      scores.set(id, (scores.get(id) ?? 0) + weight / (k + index + 1));
+    });
   });
   const fused: { id: string; score: number }[] = [];
   for (const [id, score] of scores) fused.push({ id, score });

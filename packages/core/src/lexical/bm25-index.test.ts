@@ -186,7 +186,9 @@ describe('Bm25Index against a naive scorer', () => {
     const got = index.search(query, k, (_meta, id) => accept(id));
     const want = naive(docs, query, k, accept);
     expect(got.map((h) => h.id)).toEqual(want.map((h) => h.id));
-    got.forEach((hit, i) => expect(hit.score).toBeCloseTo(want[i]?.score ?? NaN, 9));
+    got.forEach((hit, i) => {
+      expect(hit.score).toBeCloseTo(want[i]?.score ?? NaN, 9);
+    });
   }
 
   it('returns the same hits as scoring every document, through removals, re-adds and renumbering', () => {

@@ -302,7 +302,9 @@ export class Bm25Index<M> {
     index.ensureCapacity(n);
     index.lengths.set(image.lengths.subarray(0, n));
     for (let num = 0; num < n; num++) index.totalLength += image.lengths[num] as number;
-    image.terms.forEach((term, i) => index.unbuilt.set(term, i));
+    image.terms.forEach((term, i) => {
+      index.unbuilt.set(term, i);
+    });
     return index;
   }
 

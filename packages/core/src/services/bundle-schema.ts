@@ -118,12 +118,16 @@ export function confinementProblems(bundle: ParsedBundle): string[] {
       seqs.add(m.seq);
       if (m.seq > session.lastSeq) problems.push(`${at}.messages[${i}].seq ${m.seq} is past the session's lastSeq ${session.lastSeq}`);
     });
-    entry.summaries.forEach((summary, i) => own(`${at}.summaries[${i}]`, summary));
+    entry.summaries.forEach((summary, i) => {
+      own(`${at}.summaries[${i}]`, summary);
+    });
     entry.jobs.forEach((job, i) => {
       if (job.sessionId !== session.id) problems.push(`${at}.jobs[${i}].sessionId is ${JSON.stringify(job.sessionId)}, not its session's ${JSON.stringify(session.id)}`);
     });
     const topicIds = new Set((entry.topics ?? []).map((t) => t.id));
-    (entry.topics ?? []).forEach((topic, i) => own(`${at}.topics[${i}]`, topic));
+    (entry.topics ?? []).forEach((topic, i) => {
+      own(`${at}.topics[${i}]`, topic);
+    });
     const turns = new Set(entry.messages.map((m) => m.id));
     (entry.links ?? []).forEach((link, i) => {
       own(`${at}.links[${i}]`, link);

@@ -7,8 +7,12 @@ import { searchOnce } from './search-once.js';
 function countedIndex(): { index: LexicalIndex; searches: LexicalQuery[] } {
   const bm25 = new InMemoryLexicalIndex();
   const texts = ['tea in the garden', 'green tea', 'garden party', 'tea tea tea', 'coffee in the garden', 'black tea and cake'];
-  texts.forEach((text, i) => bm25.add('ns', { kind: 'fact', id: `f${i}`, sessionId: null }, text));
-  texts.forEach((text, i) => bm25.add('ns', { kind: 'turn', id: `t${i}`, sessionId: 's1' }, text));
+  texts.forEach((text, i) => {
+    bm25.add('ns', { kind: 'fact', id: `f${i}`, sessionId: null }, text);
+  });
+  texts.forEach((text, i) => {
+    bm25.add('ns', { kind: 'turn', id: `t${i}`, sessionId: 's1' }, text);
+  });
   const searches: LexicalQuery[] = [];
   return {
     searches,
