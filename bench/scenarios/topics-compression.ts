@@ -69,11 +69,13 @@ function conversation(sizes: Sizes, random: () => number, start: number): Messag
     const exchanges = min + Math.floor(random() * (max - min + 1));
     const block: MessageInput[] = [];
     for (let e = 0; e < exchanges; e++) {
-      block.push({ role: 'user', content: fill(pick(USER, random), theme, random), createdAt: (at += 2 * MINUTE) });
+      at += 2 * MINUTE;
+      block.push({ role: 'user', content: fill(pick(USER, random), theme, random), createdAt: at });
       // Replies run two to three sentences, user turns one or two (see the average turn size figure).
       const sentences = 2 + Math.floor(random() * 2);
       const reply = Array.from({ length: sentences }, () => fill(pick(ASSISTANT, random), theme, random)).join(' ');
-      block.push({ role: 'assistant', content: reply, createdAt: (at += MINUTE) });
+      at += MINUTE;
+      block.push({ role: 'assistant', content: reply, createdAt: at });
     }
     blocks.push(block);
     at += 6 * HOUR;

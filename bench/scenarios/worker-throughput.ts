@@ -57,7 +57,9 @@ async function measureThroughput(processes: number, plan: Plan): Promise<number[
   let applied = 0;
   const runtime: JobRuntime = {
     derive: () => Promise.reject(new Error('the bench app derives nothing itself')),
-    apply: async () => void (applied += 1),
+    apply: async () => {
+      applied += 1;
+    },
   };
   const queue = await createBullMqJobQueue({ url: REDIS_URL, prefix, deriveConcurrency: 0, applyConcurrency: 16 });
   try {

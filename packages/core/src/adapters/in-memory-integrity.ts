@@ -19,7 +19,10 @@ export function assertIntegrity(tables: InMemoryTables, ops: readonly StoreOp[])
 
 function addSlot(slots: Map<string, Map<string, { subject: string; predicate: string }>>, namespace: string, subject: string, predicate: string): void {
   let touched = slots.get(namespace);
-  if (touched === undefined) slots.set(namespace, (touched = new Map()));
+  if (touched === undefined) {
+    touched = new Map();
+    slots.set(namespace, touched);
+  }
   touched.set(`${subject}\u0000${predicate}`, { subject, predicate });
 }
 

@@ -157,7 +157,10 @@ describe('Bm25Index against a naive scorer', () => {
   // adding common terms (scan, binary search) are exercised.
   const vocabulary = Array.from({ length: 400 }, (_, i) => `w${i.toString(36)}x`);
   let seed = 11;
-  const random = (): number => (seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647;
+  const random = (): number => {
+    seed = (seed * 48_271) % 2_147_483_647;
+    return seed / 2_147_483_647;
+  };
   const word = (): string => vocabulary[Math.floor(vocabulary.length * random() ** 3)] as string;
   const text = (): string => Array.from({ length: 1 + Math.floor(random() * 12) }, word).join(' ');
   const identity = (t: string): string[] => t.split(' ').filter(Boolean);

@@ -32,7 +32,10 @@ describe('TiktokenTokenCounter', () => {
 
   it('counts a long multi-line text, cut into cached lines, exactly as the whole text', () => {
     let seed = 3;
-    const random = (): number => (seed = (seed * 16_807) % 2_147_483_647) / 2_147_483_647;
+    const random = (): number => {
+      seed = (seed * 16_807) % 2_147_483_647;
+      return seed / 2_147_483_647;
+    };
     // line starts and ends that pre-tokenize differently: spaces, slashes, punctuation, digits, marks, CRLF, tabs, other scripts
     const pieces = ['\n', '\n\n', '\r\n', ' \n', '.\n', '!!\n', '/', '//', ' ', '  ', '\t', '- ', 'Word', 'word', "'s", '123', '4567', ',', 'é', '\u0301', '你好', '🤖', '\u00a0', '\u2028', '<|endoftext|>'];
     // one reference encoder: building o200k's ranks costs about half a second each time
@@ -60,7 +63,10 @@ describe('TiktokenTokenCounter against js-tiktoken (the reference port of OpenAI
   it('counts exactly as js-tiktoken on prose, code, mixed scripts, emoji, special-token text and random text', () => {
     const reference = new Tiktoken(o200kBase);
     let seed = 7;
-    const random = (): number => (seed = (seed * 16_807) % 2_147_483_647) / 2_147_483_647;
+    const random = (): number => {
+      seed = (seed * 16_807) % 2_147_483_647;
+      return seed / 2_147_483_647;
+    };
     const codePoint = (): number => (random() < 0.7 ? 32 + Math.floor(random() * 95) : random() < 0.5 ? 0xa0 + Math.floor(random() * 0x500) : 0x4e00 + Math.floor(random() * 2000));
     const texts = [
       '<|endoftext|> hi <|im_start|>user<|im_end|>',

@@ -10,7 +10,10 @@ const dayOf = (epochMs: number): string => {
 describe('formatDay', () => {
   it('writes the UTC day of any time, the same when it is asked again (cached)', () => {
     let seed = 7;
-    const random = (): number => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = (): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     const times = Array.from({ length: 20_000 }, () => Math.round((random() - 0.5) * 2 * 8.64e15));
     // the edges: midnights, a millisecond either side, before 1970, and the ends of Date's range
     times.push(0, -1, 86_399_999, 86_400_000, -86_400_000, -86_400_001, 1_732_665_600_000, 8.64e15, -8.64e15, 8.64e15 + 1, -8.64e15 - 1, Number.NaN);

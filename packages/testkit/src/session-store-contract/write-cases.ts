@@ -225,14 +225,16 @@ function describeAtomicity(test: Define, store: CurrentStore, lexical: CurrentLe
   test('recordJobs is idempotent by key and unlessJobApplied skips a batch already applied', async () => {
     await seedSession(store(), 's1', ['one']);
     let attempt = 0;
-    const apply = () =>
-      store().write({
+    const apply = () => {
+      attempt += 1;
+      return store().write({
         unlessJobApplied: 'summarize:s1:1-1',
         ops: [
-          { type: 'appendMessages', sessionId: 's1', messages: [message(`side-${(attempt += 1)}`, 'side effect')] },
+          { type: 'appendMessages', sessionId: 's1', messages: [message(`side-${attempt}`, 'side effect')] },
           { type: 'recordJobs', jobs: [job('summarize:s1:1-1', 's1', [1, 1])] },
         ],
       });
+    };
     expect((await apply()).applied).toBe(true);
     expect(await apply()).toEqual({ applied: false, messages: [] });
     expect((await store().messages({ sessionId: 's1' })).length).toBe(2);
