@@ -117,7 +117,7 @@ describe('examples', () => {
     expect(stdout).toContain(`model: stub-model at ${stub.url}/v1\n`);
     expect(stdout).toMatch(/\nanswer: You are allergic to peanuts \[fact fact_\S+\]\.\n/);
     expect(stub.requests).toHaveLength(1);
-    expect((stub.requests[0]?.body as ChatCompletionRequest).model).toBe('stub-model');
+    expect((stub.requests[0]!.body as ChatCompletionRequest).model).toBe('stub-model');
     expect(stub.requests[0]?.headers.authorization).toBe('Bearer test');
   });
 

@@ -60,7 +60,7 @@ describe('strata chat with an LLM configured (OpenAI-compatible stub server)', (
     expect(chatPrompts.at(-1)).toMatch(/Known facts:\n- User lives in Oslo/);
     const request = stub.requests.filter((r) => promptText(r.body as ChatCompletionRequest).includes('Where do I live?')).at(0);
     expect(request?.headers.authorization).toBe('Bearer sk-test-key-123456');
-    expect((request?.body as ChatCompletionRequest).model).toBe('stub-model');
+    expect((request!.body as ChatCompletionRequest).model).toBe('stub-model');
     readDb(sandbox.dataDir, (db) => {
       const [, sessionId] = /new session (ses_\S+)/.exec(stdout) ?? [];
       expect(db.prepare('SELECT role, content FROM messages WHERE session_id = ? ORDER BY seq').all(sessionId)).toEqual([

@@ -110,9 +110,9 @@ describe('startOpenAiStub streaming', () => {
     ]);
     const sent = stub.requests[0]?.body as ChatCompletionRequest;
     expect(sent).toMatchObject({ stream: true, stream_options: { include_usage: true } });
-    const usage = (stub.requests[0]?.response as StreamChunk[]).at(-1)?.usage;
+    const usage = (stub.requests[0]!.response as StreamChunk[]).at(-1)?.usage;
     expect(whole.usage_metadata).toMatchObject({ input_tokens: usage?.prompt_tokens, output_tokens: usage?.completion_tokens });
-    const argPieces = (stub.requests[0]?.response as StreamChunk[]).filter((e) => e.choices[0]?.delta.tool_calls?.[0]?.index === 1 && !e.choices[0].delta.tool_calls[0].id);
+    const argPieces = (stub.requests[0]!.response as StreamChunk[]).filter((e) => e.choices[0]?.delta.tool_calls?.[0]?.index === 1 && !e.choices[0].delta.tool_calls[0].id);
     expect(argPieces.map((e) => e.choices[0]?.delta.tool_calls?.[0]?.function.arguments).join('')).toBe('{"zone":"Europe/Oslo"}');
     expect(argPieces.length).toBeGreaterThan(1);
   });
@@ -146,7 +146,7 @@ describe('startOpenAiStub with OpenAIEmbeddings', () => {
     expect(a).toEqual(hashVector('I live in Lisbon', 16));
     expect(Math.hypot(...(a ?? []))).toBeCloseTo(1, 5);
     expect(await model.embedQuery('I love jazz')).toEqual(b);
-    expect((stub.requests[0]?.body as { encoding_format?: string }).encoding_format).toBe('float');
+    expect((stub.requests[0]!.body as { encoding_format?: string }).encoding_format).toBe('float');
     expect(await embeddings(stub.url, 8).embedQuery('x')).toEqual(hashVector('x', 8));
   });
 
@@ -163,7 +163,7 @@ describe('startOpenAiStub usage and ports', () => {
   it('records each response with the usage it reported, which ChatOpenAI passes on as usage_metadata', async () => {
     stub = await startOpenAiStub({ chat: ['Hello there!'] });
     const reply = await chatModel(stub.url).invoke([new HumanMessage('Hi')]);
-    const usage = (stub.requests[0]?.response as { usage: { prompt_tokens: number; completion_tokens: number } }).usage;
+    const usage = (stub.requests[0]!.response as { usage: { prompt_tokens: number; completion_tokens: number } }).usage;
     expect(usage).toEqual({ prompt_tokens: Math.ceil('user: Hi'.length / 4), completion_tokens: Math.ceil(('Hello there!'.length + 2) / 4), total_tokens: usage.prompt_tokens + usage.completion_tokens });
     expect(reply.usage_metadata).toMatchObject({ input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens });
   });

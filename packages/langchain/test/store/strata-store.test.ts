@@ -148,7 +148,7 @@ describe('StrataStore where it differs from InMemoryStore', () => {
     const { memory, a } = await twoStores();
     await a.put(['u1'], 'prefs', { tags: ['dark'] });
     const item = await a.get(['u1'], 'prefs');
-    (item?.value.tags as string[]).push('changed');
+    (item!.value.tags as string[]).push('changed');
     expect((await a.get(['u1'], 'prefs'))?.value).toEqual({ tags: ['dark'] });
     await memory.close();
   });
