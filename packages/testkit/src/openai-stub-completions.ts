@@ -57,7 +57,7 @@ export function completionChunks(completion: ChatCompletion, request: ChatComple
   for (const piece of content.match(/\s*\S+\s*/g) ?? []) chunks.push(chunk({ content: piece }));
   calls.forEach((call, index) => {
     chunks.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }));
-    for (const piece of call.function.arguments.match(/[^]{1,8}/g) ?? []) chunks.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+    for (const piece of call.function.arguments.match(/[\s\S]{1,8}/g) ?? []) chunks.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
   });
   chunks.push(chunk({}, choice?.finish_reason ?? 'stop'));
   if (includeUsage) chunks.push({ id: completion.id, object: 'chat.completion.chunk', created: completion.created, model: completion.model, choices: [], usage: completion.usage });

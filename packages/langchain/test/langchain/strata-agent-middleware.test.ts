@@ -50,7 +50,7 @@ describe('createStrataMiddleware in a createAgent loop over HTTP', () => {
       expect(request.messages[0]?.role).toBe('system');
       const text = textOf(systems[0]);
       expect(text.startsWith('You are a weather bot.\n\n')).toBe(true);
-      expect(text).toMatch(/Known facts:[^]*User lives in Lisbon/);
+      expect(text).toMatch(/Known facts:[\s\S]*User lives in Lisbon/);
       expect(text).toMatch(/Answer in Celsius\.$/);
       expect(textOf(request.messages.find((m) => m.role === 'user'))).toBe('What is the weather where I live?');
     }

@@ -83,7 +83,7 @@ describe('withStrataMemory', () => {
     expect(last?.messages.filter((m) => m.role === 'system')).toHaveLength(1);
     const system = textOf(last?.messages[0]);
     expect(system.startsWith('You are a concise assistant.\n\n')).toBe(true);
-    expect(system).toMatch(/Known facts:[^]*Lisbon/);
+    expect(system).toMatch(/Known facts:[\s\S]*Lisbon/);
     expect(system).toMatch(/Always answer in English\.$/);
     expect(shapeOf(last).map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
     // counted in the budget strata filled
