@@ -13,6 +13,7 @@ describe.skipIf(!hasScript)(`strata chat on a pseudo-terminal${hasScript ? '' : 
     const { code, screen } = await runInTerminal(['chat'], sandbox.env, ['I live in Lima.\r', '/memory\r', CTRL_C]);
     expect(code).toBe(0);
     expect(screen).toContain('\u001b[36myou>\u001b[39m'); // the prompt, in colour: this is a terminal
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal screen holds ESC-led SGR codes; the test checks that the current fact is shown in green
     expect(screen).toMatch(/\u001b\[32mcurrent\u001b\[39m\s+user · lives_in\s+Lima/);
     expect(screen).toMatch(/saved session ses_\S+ \(1 message\)/);
     expect(storedTurns()).toEqual(['I live in Lima.']);

@@ -29,6 +29,7 @@ describe('strata demo (the built CLI, spawned as a user runs it)', () => {
     expect(stdout).toMatch(/Manifest[\s\S]*in\s+immediate\s+turn/);
     const file = join(sandbox.dataDir, 'demo.sqlite');
     expect(stdout).toContain(`Where the data lives: ${file}`);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: checks that no ESC-led ANSI sequence reaches piped output
     expect(stdout).not.toMatch(/\u001b\[/); // no colour when piped (NO_COLOR is not set here)
 
     // the database holds what the demo printed

@@ -18,6 +18,7 @@ function writeTranscript(name: string): string {
 }
 
 /** The bar's lines as a terminal would show them last: cli-progress redraws in place with CSI 1G. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: cli-progress redraws with the ESC-led CSI 1G cursor move, one of the line breaks on its screen
 const barLines = (screen: string, label: string) => screen.split(/\r|\n|\u001b\[1G/).filter((line) => line.startsWith(`${label} [`));
 
 describe('strata import: the deriving bar', () => {

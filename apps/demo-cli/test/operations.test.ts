@@ -27,6 +27,7 @@ describe('strata read commands: tables for people, --json for scripts', () => {
     expect(mine).toEqual([expect.objectContaining({ id: sessionId, namespace: 'maya', messages: 4 })]);
     const table = await runCli(['sessions'], { env });
     expect(table.stdout).toMatch(new RegExp(`^id\\s+namespace\\s+title\\s+messages\\s+updated\\n-+[ -]+\\n${sessionId}\\s+maya\\s+Chat .*\\s+4\\s+\\d{4}-`, 'm'));
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: checks that no ESC-led ANSI sequence reaches piped output
     expect(table.stdout).not.toMatch(/\u001b\[/);
   });
 

@@ -13,8 +13,10 @@ import type { Fact, JobRecord, JobType, NewMessage, Role, Session, StoredMessage
  * so text rarely holds it): reversible, and the identity for text holding neither. JSON columns
  * need nothing: JSON escapes U+0000.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is the character PostgreSQL text cannot hold, found here to escape it
 const TO_ESCAPE = /[\u0000\uFFFF]/;
 export function storedText(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is the character PostgreSQL text cannot hold, replaced here by its escape
   return TO_ESCAPE.test(text) ? text.replace(/[\u0000\uFFFF]/g, (c) => (c === '\u0000' ? '\uFFFF0' : '\uFFFF1')) : text;
 }
 

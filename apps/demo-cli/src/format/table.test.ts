@@ -26,6 +26,7 @@ describe('renderTable and clip count terminal columns', () => {
 
   it('counts plain ASCII by length, colour codes aside, and clips it the same way', async () => {
     const table = await renderTable(['id', 'state'], [['a', '\u001b[32min\u001b[39m'], ['bbbb', 'out']]);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the ESC-led SGR colour codes the table holds, to compare its plain text
     expect(table.split('\n').map((line) => line.replace(/\u001b\[[\d;]*m/g, ''))).toEqual(['id    state', '----  -----', 'a     in', 'bbbb  out']);
     expect(await clipped('a  long\n\nline of text', 9)).toBe('a long l…');
     expect(stringWidth(await clipped('abcdefghij', 5))).toBe(5);

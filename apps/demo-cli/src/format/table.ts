@@ -31,6 +31,7 @@ export async function renderTable(headers: string[], rows: Cell[][]): Promise<st
 type Width = (text: string) => number;
 
 // picocolors' colour codes (SGR): no width
+// biome-ignore lint/suspicious/noControlCharactersInRegex: picocolors' SGR sequences start with ESC; they are matched so that they count as no width
 const COLOUR_CODES = /\u001b\[[\d;]*m/g;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
