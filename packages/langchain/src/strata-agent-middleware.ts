@@ -107,7 +107,7 @@ export function createStrataMiddleware(options: StrataMiddlewareOptions) {
 /** The result type of `createStrataMiddleware`, for annotations. */
 export type StrataMiddleware = ReturnType<typeof createStrataMiddleware>;
 
-function valueOf<T>(value: PerRun<T>, runtime: StrataAgentRuntime): T {
+function resolvePerRun<T>(value: PerRun<T>, runtime: StrataAgentRuntime): T {
   return typeof value === 'function' ? (value as (runtime: StrataAgentRuntime) => T)(runtime) : value;
 }
 
@@ -119,7 +119,7 @@ function resolveSessionId(sessionId: StrataMiddlewareOptions['sessionId'], runti
       hint: "Invoke the agent with { configurable: { thread_id } } (e.g. crypto.randomUUID() per conversation), or pass the middleware's sessionId option.",
     });
   }
-  const id = valueOf(sessionId, runtime);
+  const id = resolvePerRun(sessionId, runtime);
   if (typeof id === 'string' && id.trim()) return id;
   throw new StrataError('INVALID_INPUT', `the strata session id for this agent run is empty (got ${JSON.stringify(id)})`, {
     hint: 'Pass sessionId as the id from memory.sessions.create(), or a function returning it (e.g. from configurable.thread_id).',
@@ -128,7 +128,7 @@ function resolveSessionId(sessionId: StrataMiddlewareOptions['sessionId'], runti
 
 function newSessionSpec(options: StrataMiddlewareOptions, runtime: StrataAgentRuntime) {
   if (options.namespace === undefined) return {};
-  const namespace = valueOf(options.namespace, runtime);
+  const namespace = resolvePerRun(options.namespace, runtime);
   if (typeof namespace !== 'string' || !namespace) {
     throw new StrataError('INVALID_INPUT', `the namespace for this agent run is empty (got ${JSON.stringify(namespace)})`, {
       hint: "A namespace function reads runtime.configurable, or runtime.context fields declared in the middleware's contextSchema option (LangChain gives hooks no others).",
@@ -137,8 +137,8 @@ function newSessionSpec(options: StrataMiddlewareOptions, runtime: StrataAgentRu
   const { title, metadata } = options.session ?? {};
   return {
     namespace,
-    ...(title === undefined ? {} : { title: valueOf(title, runtime) }),
-    ...(metadata === undefined ? {} : { metadata: valueOf(metadata, runtime) }),
+    ...(title === undefined ? {} : { title: resolvePerRun(title, runtime) }),
+    ...(metadata === undefined ? {} : { metadata: resolvePerRun(metadata, runtime) }),
   };
 }
 
