@@ -34,7 +34,7 @@ export async function runLocomoPostgresBench(options: { quick: boolean; path?: s
       ...(policy === undefined ? {} : { policy }),
     });
   const sqlite = await runStrata(chosen, { name: 'strata, SQLite store (in-process BM25)' });
-  let postgres;
+  let postgres: typeof sqlite;
   try {
     postgres = await runStrata(chosen, { name: 'strata, PostgreSQL store (BM25 in SQL)', open: openOnPostgres });
   } finally {

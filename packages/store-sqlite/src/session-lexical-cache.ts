@@ -154,7 +154,10 @@ export class SessionLexicalCache {
     // Nothing loaded, nothing to update: a namespace loads every committed row.
     if (this.loaded.size === 0) return;
     // A deleted session takes its turns and summaries along, whose ids the op does not list.
-    if (ops.some((op) => op.type === 'delete' && op.sessions?.length)) return this.reset(this.seenEpoch);
+    if (ops.some((op) => op.type === 'delete' && op.sessions?.length)) {
+      this.reset(this.seenEpoch);
+      return;
+    }
     for (const message of stored) this.queueAdd(message.namespace, { kind: 'turn', id: message.id, sessionId: message.sessionId }, turnLexicalText(message));
     for (const op of ops) this.queueOp(op);
     if (this.applying === undefined && this.pending.length > 0) {
