@@ -67,6 +67,7 @@ describe.skipIf(skipReason !== null)(`strata ui in a real browser${skipReason ? 
     await shot('chat');
     await open('/sessions');
     expect(await page.locator('#sessions tr').count()).toBe(3); // header + the demo's two sessions
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text puts whitespace between table cells (textContent would read "maya2")
     expect(await page.locator('#namespaces').innerText()).toMatch(/maya\s+2/);
     await shot('sessions');
     const sessionId = await withLibrary(async (m) => (await m.sessions.list({ namespace: 'maya' })).find((s) => s.title === 'First chat')!.id);
@@ -74,11 +75,11 @@ describe.skipIf(skipReason !== null)(`strata ui in a real browser${skipReason ? 
     expect(await page.locator('#turns tr.turn').count()).toBe(16);
     expect(await page.locator('#summaries tr').count()).toBeGreaterThan(1);
     expect(await page.locator('a.fact-link', { hasText: 'Lisbon' }).count()).toBeGreaterThan(0);
-    expect(await page.locator('#pending').innerText()).toMatch(/jobs pending \d+ · summarized through seq \d+/);
+    expect(await page.locator('#pending').textContent()).toMatch(/jobs pending \d+ · summarized through seq \d+/);
     await shot('session');
     await open('/facts');
-    expect(await page.locator('tr.fact', { hasText: 'Porto' }).innerText()).toMatch(/current/);
-    expect(await page.locator('tr.fact', { hasText: 'Lisbon' }).innerText()).toMatch(/superseded/);
+    expect(await page.locator('tr.fact', { hasText: 'Porto' }).textContent()).toMatch(/current/);
+    expect(await page.locator('tr.fact', { hasText: 'Lisbon' }).textContent()).toMatch(/superseded/);
     await shot('facts');
     await open(`/sessions/${sessionId}/topics`);
     await page.locator('#diagram svg').waitFor({ timeout: 30_000 });
@@ -99,9 +100,11 @@ describe.skipIf(skipReason !== null)(`strata ui in a real browser${skipReason ? 
     const stored = await withLibrary((m) => m.messages(sessionId));
     expect(stored.map((m) => m.content)).toEqual(['I adopted a grey cat named Pixel.']);
     await send('What is my cat called?');
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text puts whitespace between table cells, which /immediate\s+turn/ relies on
     const panel = await page.locator('#context-panel').innerText();
     expect(panel).toMatch(/immediate\s+turn/);
     await page.locator('#context-panel details').evaluate((d) => ((d as HTMLDetailsElement).open = true));
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text of a <details> holds its content only once opened, which is what this checks
     expect(await page.locator('#context-panel details').innerText()).toMatch(/I adopted a grey cat named Pixel\./);
     await shot('chat-turn');
   });
@@ -122,7 +125,7 @@ describe.skipIf(skipReason !== null)(`strata ui in a real browser${skipReason ? 
     const rows = await page.locator('#manifest tr[data-id]').evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-id'), tr.getAttribute('data-included')]));
     const expected = await withLibrary(async (m) => (await m.getContext(sessionId, { query: 'Where does Maya live now?', budgetTokens: 600, touch: false })).manifest.map((i) => [i.id, String(i.included)]));
     expect(rows).toEqual(expected);
-    expect(await page.locator('#used').innerText()).toMatch(/^\d+$/);
+    expect(await page.locator('#used').textContent()).toMatch(/^\d+$/);
     expect(await page.locator('#budget-bar span').count()).toBeGreaterThan(1);
     await shot('context');
   });
@@ -178,11 +181,12 @@ describe.skipIf(skipReason !== null)(`strata ui in a real browser${skipReason ? 
         return text.length > 0 && text !== 'Pixel is a lovely name for a grey cat.';
       });
       await llmPage.waitForFunction(() => !document.querySelector('#messages [data-streaming]'));
-      expect(await llmPage.locator('#messages .msg.assistant').innerText()).toMatch(/Pixel is a lovely name for a grey cat\./);
+      expect(await llmPage.locator('#messages .msg.assistant').textContent()).toMatch(/Pixel is a lovely name for a grey cat\./);
       const chat = stub.requests.map((r) => r.body as ChatCompletionRequest).filter((b) => !b.tools?.length);
       expect(chat.at(-1)?.stream).toBe(true);
       const sessionId = new URL(llmPage.url()).searchParams.get('session')!;
       await llmPage.goto(new URL(`/sessions/${sessionId}`, llmUrl).href);
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text puts whitespace between table cells, which /assistant\s+Pixel/ relies on
       expect(await llmPage.locator('#turns').innerText()).toMatch(/assistant\s+Pixel is a lovely name for a grey cat\./);
       await llmPage.close();
     } finally {
