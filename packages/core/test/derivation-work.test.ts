@@ -66,7 +66,7 @@ describe('derivation work grows linearly with the session (rows read, not millis
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const inner = new ExtractiveSummarizer({ tokens: new TiktokenTokenCounter() });
-    const gated: Summarizer = { name: 'gated', summarize: async (input) => (await gate, inner.summarize(input)), consolidate: (input) => inner.consolidate(input) };
+    const gated: Summarizer = { name: 'gated', summarize: async (input) => { await gate; return inner.summarize(input); }, consolidate: (input) => inner.consolidate(input) };
     const memory = await createMemory({ store, summarizer: gated, clock: steppingClock(), queue: await createInProcessJobQueue() });
     const session = await memory.sessions.create({ namespace: 'n' });
     await memory.append(session.id, Array.from({ length: 3000 }, (_, i) => turn(i)));

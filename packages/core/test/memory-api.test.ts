@@ -76,7 +76,7 @@ describe('sessions', () => {
     const bare: SessionStore & TopicStore = new Proxy(store, { get: (target, key, receiver) => (key === 'search' ? undefined : Reflect.get(target, key, receiver)) });
     await expectStrataError(createMemory({ store: bare }), 'CONFIG_INVALID', /LexicalIndex/);
     const queries: string[] = [];
-    const lexical: LexicalIndex = { search: (query) => (queries.push(query.text), store.search(query)) };
+    const lexical: LexicalIndex = { search: (query) => { queries.push(query.text); return store.search(query); } };
     const { memory } = await createTestMemory({ store: bare, lexical });
     const s = await memory.sessions.create({ namespace: 'u1' });
     await memory.append(s.id, { role: 'user', content: 'We adopted a greyhound called Pixel.' });

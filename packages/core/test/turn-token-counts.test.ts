@@ -7,7 +7,7 @@ import { createTestMemory } from './helpers.js';
 function recordingCounter(name = 'tiktoken:o200k_base'): TokenCounter & { texts: string[] } {
   const inner = new TiktokenTokenCounter();
   const texts: string[] = [];
-  return { name, texts, count: (text) => (texts.push(text), inner.count(text)) };
+  return { name, texts, count: (text) => { texts.push(text); return inner.count(text); } };
 }
 
 const TURNS = Array.from({ length: 40 }, (_, i) => ({ role: i % 2 ? ('assistant' as const) : ('user' as const), content: `turn ${i}: notes on the garden plan number ${i}` }));

@@ -106,7 +106,10 @@ describe('Bm25Index', () => {
     expect(index.size).toBe(1);
     expect(index.search('cat', 10, all)).toEqual([]);
     const metas: string[] = [];
-    const hits = index.search('dog', 10, (meta) => (metas.push(meta), true));
+    const hits = index.search('dog', 10, (meta) => {
+      metas.push(meta);
+      return true;
+    });
     expect(hits.map((hit) => hit.id)).toEqual(['a']);
     expect(metas).toEqual(['new']);
   });
