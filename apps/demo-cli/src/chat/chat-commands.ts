@@ -10,7 +10,7 @@ import { count, formatDay, formatTime } from '../format/output.js';
 import { clip, renderTable } from '../format/table.js';
 import { draftSession, type ChatState } from './chat-state.js';
 
-type Handler = (state: ChatState, arg: string) => Promise<'exit' | void>;
+type Handler = (state: ChatState, arg: string) => Promise<void> | Promise<'exit'>;
 
 const COMMANDS: Record<string, { usage: string; help: string; run: Handler }> = {
   help: { usage: '/help', help: 'this list', run: async (s) => showHelp(s) },
@@ -24,7 +24,7 @@ const COMMANDS: Record<string, { usage: string; help: string; run: Handler }> = 
   forget: { usage: '/forget [yes]', help: 'delete this session and what was derived from it, then start a new one (asks first)', run: forgetSession },
   clear: { usage: '/clear [yes]', help: 'clear the screen and start fresh; what is stored stays (asks first)', run: clear },
   export: { usage: '/export json|jsonl|md|txt [FILE]', help: 'export this session (default file in the data dir)', run: exportSession },
-  exit: { usage: '/exit', help: 'save and quit (also Ctrl-D, Ctrl-C)', run: async () => 'exit' },
+  exit: { usage: '/exit', help: 'save and quit (also Ctrl-D, Ctrl-C)', run: async (): Promise<'exit'> => 'exit' },
 };
 const ALIASES: Record<string, string> = { quit: 'exit', q: 'exit', h: 'help', '?': 'help' };
 
@@ -34,14 +34,14 @@ export function isCommand(line: string): boolean {
 }
 
 /** Runs a `/cmd args` (or `!cmd args`) line. Resolves 'exit' when the chat should end. */
-export async function runCommand(state: ChatState, line: string): Promise<'exit' | void> {
+export async function runCommand(state: ChatState, line: string): Promise<'exit' | undefined> {
   const [, rawName = '', arg = ''] = /^[/!](\S+)\s*([\s\S]*)$/.exec(line.trim()) ?? [];
   const name = ALIASES[rawName.toLowerCase()] ?? rawName.toLowerCase();
   const command = COMMANDS[name];
   if (!command) {
     throw new StrataError('INVALID_INPUT', `unknown command /${rawName}`, { hint: 'Type /help for the list (! works as well as /).' });
   }
-  return command.run(state, arg.trim());
+  return (await command.run(state, arg.trim())) === 'exit' ? 'exit' : undefined;
 }
 
 async function showHelp(state: ChatState): Promise<void> {

@@ -83,12 +83,13 @@ async function readPipe(state: ChatState, input: NodeJS.ReadableStream): Promise
   }
 }
 
-async function handleLine(state: ChatState, raw: string): Promise<'exit' | void> {
+async function handleLine(state: ChatState, raw: string): Promise<'exit' | undefined> {
   const line = raw.trim();
   try {
     if (await answerConfirmation(state, line)) return;
     if (!line) return;
-    return isCommand(line) ? await runCommand(state, line) : await runTurn(state, line);
+    if (isCommand(line)) return await runCommand(state, line);
+    await runTurn(state, line);
   } catch (error) {
     if (!StrataError.is(error) || error.code === 'CLOSED' || error.code === 'INTERNAL') throw error;
     state.print(`${pc.red('error:')} ${error.message}\n${pc.dim(`hint: ${error.hint}`)}`);
