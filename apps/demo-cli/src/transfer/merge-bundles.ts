@@ -5,6 +5,6 @@ export function mergeBundles(bundles: ExportBundle[], exportedAt: string): Expor
   const facts = new Map<string, ExportBundle['facts'][number]>();
   for (const bundle of bundles) for (const fact of bundle.facts) facts.set(fact.id, fact);
   // The newest version among the parts: what they hold (e.g. topics in version 2) is read as such.
-  const version = bundles.reduce<ExportBundle['version']>((v, b) => (b.version > v ? b.version : v), 1);
+  const version = bundles.reduce<ExportBundle['version']>((v, b) => Math.max(v, b.version) as ExportBundle['version'], 1);
   return { format: 'strata-bundle', version, exportedAt, sessions: bundles.flatMap((b) => b.sessions), facts: [...facts.values()] };
 }

@@ -69,7 +69,7 @@ export function offerPartition(partition: KnowledgePartition, indices: Int32Arra
       if (dot < floor && floor > -1) continue;
       const row = rows[start + i] as Row | null;
       if (row === null || !isMatch(row, filter)) continue;
-      top.offer(dot > 1 ? 1 : dot < -1 ? -1 : dot, row);
+      top.offer(Math.min(Math.max(dot, -1), 1), row);
       floor = top.floor;
     }
   }

@@ -8,7 +8,7 @@ function alternation(words: Iterable<string>): string {
 
 const RELATION = alternation(Object.keys(FACT_VOCABULARY.relations));
 const SPECIES = alternation(Object.keys(FACT_VOCABULARY.petSpecies));
-const NAMING = String.raw`(?:'s name is| is called| is named| named| called)`;
+const NAMING = "(?:'s name is| is called| is named| named| called)";
 
 /** Facts about a named relative from the rest of the clause: "my sister Anna lives in Rome". */
 function thirdPartyDrafts(subject: string, rest: string, isCasual: boolean): FactDraft[] {

@@ -8,7 +8,7 @@ type Opinion = 'loves' | 'likes' | 'dislikes' | 'hates';
 const OPINION_VERB: Record<Opinion, string> = { loves: 'loves', likes: 'likes', dislikes: "doesn't like", hates: 'hates' };
 // "I love it when...", "I like that": no thing named.
 const NO_THING = /^(?:it|that|this|you|them|him|her|everything|nothing|something|anything|one|those|these|so|too|when|how|what|if|the idea)$/i;
-const FAN = String.raw`(?:an? (?:big |huge )?)?fan of`;
+const FAN = '(?:an? (?:big |huge )?)?fan of';
 /** Words that start a clause or a bare infinitive rather than the name of a thing. */
 const CLAUSE_START = /^(?:to|is|are|was|were|be|been|that|how|when|where|why|what|who|which|if|because|it'?s|it)\b/i;
 

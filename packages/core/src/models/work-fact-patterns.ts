@@ -5,7 +5,7 @@ import { FACT_VOCABULARY } from './fact-vocabulary.js';
 const JOB_END = /\s(?:in|at|for|with|by|who|and|but|since)\b/i;
 // "I work at home" / "at night" name no employer.
 const NOT_EMPLOYER = /^(?:home|night|nights|weekends?|the weekend|the moment|times|least|myself|me|it|this|that|all)\b/i;
-const ADVERB = String.raw`(?: now| currently| also| still| just| actually)?`;
+const ADVERB = '(?: now| currently| also| still| just| actually)?';
 
 function article(phrase: string): string {
   return /^[aeiou]/i.test(phrase) ? 'an' : 'a';

@@ -47,11 +47,11 @@ export function renderBundle(bundle: ExportBundle, format: ExportFormat): string
     case 'json':
       return `${JSON.stringify(bundle, null, 2)}\n`;
     case 'jsonl':
-      return bundle.sessions.flatMap((s) => s.messages.map(toOpenAiLine)).join('\n') + '\n';
+      return `${bundle.sessions.flatMap((s) => s.messages.map(toOpenAiLine)).join('\n')}\n`;
     case 'markdown':
       return renderMarkdown(bundle);
     case 'text':
-      return bundle.sessions.flatMap((s) => s.messages.map((m) => `[${isoTime(m.createdAt)}] ${m.role}${m.name ? ` (${m.name})` : ''}: ${m.content}`)).join('\n') + '\n';
+      return `${bundle.sessions.flatMap((s) => s.messages.map((m) => `[${isoTime(m.createdAt)}] ${m.role}${m.name ? ` (${m.name})` : ''}: ${m.content}`)).join('\n')}\n`;
   }
 }
 
