@@ -10,8 +10,6 @@ import { migrate, SCHEMA_VERSION } from '../src/migrations.js';
 import { createSqliteSessionStore } from '../src/sqlite-session-store.js';
 
 const TABLES = ['facts', 'jobs', 'knowledge', 'knowledge_meta', 'messages', 'provenance', 'sessions', 'summaries', 'topics', 'turn_links'];
-/** Written by schema 2 and 3, dropped by schema 4. */
-const FTS_TABLES = ['facts_fts', 'messages_fts', 'summaries_fts'];
 
 describe('migrations', () => {
   let directory: string;

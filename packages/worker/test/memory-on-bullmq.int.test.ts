@@ -142,7 +142,7 @@ if (unavailable === null) {
       const runtime: JobRuntime = {
         async derive(job) {
           if (isModelDown) throw new Error(`model down for ${job.key}`);
-          const { key, type, sessionId, namespace, fromSeq, toSeq } = job;
+          const { key, sessionId, namespace, fromSeq, toSeq } = job;
           return { job: { key, type: 'summarize', sessionId, namespace, fromSeq, toSeq }, text: `summary ${key}`, vector: [1], sourceMessageIds: [], degraded: false } as DeriveResult;
         },
         async apply(result) {

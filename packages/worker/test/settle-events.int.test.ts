@@ -15,7 +15,7 @@ const job = (fromSeq: number): DeriveJob => ({
   key: `summarize:s:1:${fromSeq}-${fromSeq + 1}`, type: 'summarize', sessionId: 's:1', namespace: 'n', fromSeq, toSeq: fromSeq + 1,
   turns: [{ id: `m${fromSeq}`, seq: fromSeq, role: 'user', content: 'hello', createdAt: fromSeq }],
 });
-const resultOf = ({ key, type, sessionId, namespace, fromSeq, toSeq }: DeriveJob): DeriveResult => ({
+const resultOf = ({ key, sessionId, namespace, fromSeq, toSeq }: DeriveJob): DeriveResult => ({
   job: { key, type: 'summarize', sessionId, namespace, fromSeq, toSeq }, text: `summary of ${key}`, vector: [1, 0], sourceMessageIds: [], degraded: false,
 });
 

@@ -5,7 +5,6 @@ import { ItemCache } from './item-cache.js';
 import { matchesFilter } from './match-filter.js';
 import { isUnder, matchNamespaces } from './match-namespaces.js';
 import { rankItems, type PlacedItem } from './rank-items.js';
-import type { StoredItem } from './session-items.js';
 import { checkOperations } from './store-input.js';
 import { ensureStoreSession, labelsOf, storeSessionId } from './store-session.js';
 import { writeItems, type ItemWrite } from './write-items.js';
