@@ -178,11 +178,14 @@ export function describeMemoryBoundaryContract(name: string, options: MemoryBoun
       }
     }
 
-    async function exported(m: Memory, namespace: string, lines: string[], at = Date.UTC(2026, 0, 5)): Promise<{ sessionId: string; bundle: Record<string, any> }> {
+    /** An exported bundle as parsed JSON, down to the records the tests below read and spoil. */
+    type BundleJson = { sessions: { messages: Record<string, unknown>[]; summaries: Record<string, unknown>[] }[]; facts: Record<string, unknown>[] };
+
+    async function exported(m: Memory, namespace: string, lines: string[], at = Date.UTC(2026, 0, 5)): Promise<{ sessionId: string; bundle: BundleJson }> {
       const session = await m.sessions.create({ namespace });
       await m.append(session.id, lines.map((content, i) => ({ role: i % 2 ? ('assistant' as const) : ('user' as const), content, createdAt: at + i * 60_000 })));
       await m.flush();
-      return { sessionId: session.id, bundle: JSON.parse(await m.export(session.id, { format: 'json' })) as Record<string, any> };
+      return { sessionId: session.id, bundle: JSON.parse(await m.export(session.id, { format: 'json' })) as BundleJson };
     }
 
     // long enough for a batch summary to leave the immediate tier
@@ -192,18 +195,18 @@ export function describeMemoryBoundaryContract(name: string, options: MemoryBoun
       const m = await open();
       const { bundle } = await exported(m, 'source', CHAT);
       await withSecond(async (target) => {
-        const variants: [string, (b: Record<string, any>) => void, RegExp][] = [
-          ['a time no Date holds', (b) => (b.sessions[0].messages[3].createdAt = 9e15), /sessions\[0\]\.messages\[3\]\.createdAt|messages.*3.*createdAt/],
-          ['a summary without provenance', (b) => delete b.sessions[0].summaries[0]?.sourceMessageIds, /summaries/],
-          ['a fact of another namespace', (b) => (b.facts[0].namespace = 'victim'), /facts\[0\]\.namespace/],
-          ['a message of another namespace', (b) => (b.sessions[0].messages[1].namespace = 'victim'), /messages\[1\]\.namespace/],
-          ['a message of another session', (b) => (b.sessions[0].messages[2].sessionId = 'ses_elsewhere'), /messages\[2\]\.sessionId/],
-          ['a lone surrogate', (b) => (b.sessions[0].messages[0].content = 'x\uD800'), /surrogate/],
-          ['metadata that is not an object', (b) => (b.sessions[0].messages[0].metadata = 'oops'), /metadata/],
+        const variants: [string, (b: BundleJson) => void, RegExp][] = [
+          ['a time no Date holds', (b) => (b.sessions[0]!.messages[3]!.createdAt = 9e15), /sessions\[0\]\.messages\[3\]\.createdAt|messages.*3.*createdAt/],
+          ['a summary without provenance', (b) => delete b.sessions[0]!.summaries[0]?.sourceMessageIds, /summaries/],
+          ['a fact of another namespace', (b) => (b.facts[0]!.namespace = 'victim'), /facts\[0\]\.namespace/],
+          ['a message of another namespace', (b) => (b.sessions[0]!.messages[1]!.namespace = 'victim'), /messages\[1\]\.namespace/],
+          ['a message of another session', (b) => (b.sessions[0]!.messages[2]!.sessionId = 'ses_elsewhere'), /messages\[2\]\.sessionId/],
+          ['a lone surrogate', (b) => (b.sessions[0]!.messages[0]!.content = 'x\uD800'), /surrogate/],
+          ['metadata that is not an object', (b) => (b.sessions[0]!.messages[0]!.metadata = 'oops'), /metadata/],
         ];
-        expect(bundle.sessions[0].summaries.length).toBeGreaterThan(0);
+        expect(bundle.sessions[0]!.summaries.length).toBeGreaterThan(0);
         for (const [what, spoil, path] of variants) {
-          const copy = JSON.parse(JSON.stringify(bundle)) as Record<string, any>;
+          const copy = JSON.parse(JSON.stringify(bundle)) as BundleJson;
           spoil(copy);
           const error = await expectRejected(target.import(copy), 'INVALID_INPUT');
           expect(error.message, what).toMatch(path);
