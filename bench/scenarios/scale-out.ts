@@ -56,6 +56,8 @@ interface Plan {
   appends: number;
   contextWarmup: number;
   contextCalls: number;
+  /** getContext calls at 1M messages and more, where a PostgreSQL call takes about a second. */
+  contextCallsAtMillion: number;
   /** App processes appending at once (part 2). */
   processes: number[];
   appendsPerProcess: number;
@@ -66,11 +68,11 @@ interface Plan {
 }
 
 const FULL: Plan = {
-  corpora: [10_000, 100_000, 1_000_000], appendWarmup: 100, appends: 2000, contextWarmup: 20, contextCalls: 500,
+  corpora: [10_000, 100_000, 1_000_000], appendWarmup: 100, appends: 2000, contextWarmup: 20, contextCalls: 500, contextCallsAtMillion: 200,
   processes: [1, 2, 4], appendsPerProcess: 1000, freshnessRate: 10, freshnessSeconds: 45, freshnessSessions: 8,
 };
 const QUICK: Plan = {
-  corpora: [1000, 10_000], appendWarmup: 50, appends: 500, contextWarmup: 10, contextCalls: 100,
+  corpora: [1000, 10_000], appendWarmup: 50, appends: 500, contextWarmup: 10, contextCalls: 100, contextCallsAtMillion: 100,
   processes: [1, 2, 4], appendsPerProcess: 200, freshnessRate: 10, freshnessSeconds: 12, freshnessSessions: 8,
 };
 /** Part 3's derivation: this many worker processes, each with this concurrency (as worker-throughput's freshness). */
@@ -230,14 +232,14 @@ interface SizeResult {
 }
 
 /** getContext on random imported sessions with the generator's queries (as memory-latency's timeContext). */
-async function timeContext(memory: Memory, chat: ConversationGenerator, sessionIds: string[], plan: Plan): Promise<{ samples: number[]; firstMs: number }> {
+async function timeContext(memory: Memory, chat: ConversationGenerator, sessionIds: string[], plan: Plan, calls: number): Promise<{ samples: number[]; firstMs: number }> {
   const call = async (): Promise<void> => {
     const sessionId = sessionIds[chat.index(sessionIds.length)] as string;
     await memory.getContext(sessionId, { query: chat.query(), budgetTokens: BUDGET_TOKENS });
   };
   // the first call loads what the store caches per namespace (SQLite: lexical index, vectors)
   const firstMs = await timeOnce(call);
-  const all = await timeEach(plan.contextWarmup + plan.contextCalls, call, () => nextMacrotask());
+  const all = await timeEach(plan.contextWarmup + calls, call, () => nextMacrotask());
   return { samples: all.slice(plan.contextWarmup), firstMs };
 }
 
@@ -269,14 +271,14 @@ async function measureAtSizes(kind: StoreKind, plan: Plan, resources: RunResourc
       sessionIds.push(...imported.sessionIds);
       const importedFrom = stored;
       stored += count;
-      const context = await stage(`${name}: getContext at ${size}`, () => timeContext(memory, chat, sessionIds, plan));
+      const context = await stage(`${name}: getContext at ${size}`, () => timeContext(memory, chat, sessionIds, plan, messages >= 1_000_000 ? plan.contextCallsAtMillion : plan.contextCalls));
       const appends = await stage(`${name}: appends at ${size}`, () => timeAppends(memory, chat, plan));
       stored += plan.appendWarmup + plan.appends;
       results.push({ messages, importedFrom, importRate: count / (imported.ms / 1000), context: summarize(context.samples), firstContextMs: context.firstMs, append: summarize(appends) });
     }
     return results;
   } finally {
-    await stage(`${name}: close (waits for running derivation, drops the queued rest)`, () => memory.close());
+    await stage(`${name}: close (waits for running derivation; drops queued jobs and unplanned sessions)`, () => memory.close());
   }
 }
 
@@ -541,7 +543,7 @@ export async function runScaleOutBench(options: { quick: boolean }): Promise<{ l
     ],
     notes: [
       `PostgreSQL: ${POSTGRES_URL.replace(/\/\/[^@]*@/, '//')}, ${released.schemas} schema(s) made for this run (strata_bench_scale_${resources.id}_*) and dropped after it; SQLite: files in temp dirs, removed; Redis: ${REDIS_URL}, prefixes strata-bench-scale-${resources.id}-*, deleted (${released.keysLeft} keys left)${isChromaReachable ? `; Chroma: ${CHROMA_URL}, one collection, deleted` : ''}. The bench, its app and worker processes share this machine's ${cores} cores (os.availableParallelism()), with the servers when they run here too; the load average at the start is among the figures.`,
-      `Part 1 (latency at size): one memory per store, one namespace grown by memory.import (bundles of ${PER_BUNDLE}, ${SESSION_TURNS} turns per session) to ${sizesText} messages; at each size getContext (${plan.contextWarmup} warm-up + ${plan.contextCalls} calls: a generated question on a random imported session, a ${BUDGET_TOKENS}-token budget, an untimed macrotask after each, as memory-latency), then ${plan.appendWarmup} warm-up + ${plan.appends} single appends (one message per call, a new session every ${SESSION_TURNS} turns, an untimed macrotask after each, as memory-latency). Those appends stay in the namespace; the next import brings it to the next size exactly. Derivation runs on createMemory's in-process queue for both stores, so the imported turns derive in the background while these rows are timed (as memory-latency's imported rows). Only the session store differs: the PostgreSQL memory keeps its vectors in a SQLite knowledge base file, as the SQLite memory does in its own file.`,
+      `Part 1 (latency at size): one memory per store, one namespace grown by memory.import (bundles of ${PER_BUNDLE}, ${SESSION_TURNS} turns per session) to ${sizesText} messages; at each size getContext (${plan.contextWarmup} warm-up + ${plan.contextCalls} calls, ${plan.contextCallsAtMillion} at 1M: a generated question on a random imported session, a ${BUDGET_TOKENS}-token budget, an untimed macrotask after each, as memory-latency), then ${plan.appendWarmup} warm-up + ${plan.appends} single appends (one message per call, a new session every ${SESSION_TURNS} turns, an untimed macrotask after each, as memory-latency). Those appends stay in the namespace; the next import brings it to the next size exactly. Derivation runs on createMemory's in-process queue for both stores, so the imported turns derive in the background while these rows are timed (as memory-latency's imported rows). Only the session store differs: the PostgreSQL memory keeps its vectors in a SQLite knowledge base file, as the SQLite memory does in its own file.`,
       `Part 2 (write throughput): ${plan.processes.join(', ')} app processes (child Node processes) on one PostgreSQL schema or one SQLite file (WAL, busy timeout 5 s), a fresh one per run, each process appending ${plan.appendsPerProcess} turns one at a time to sessions of its own (a new one every ${SESSION_TURNS} turns, a macrotask after each append). They start together on a signal once all are connected; appends/s is all appends over the wall time from that signal to the last process done. Their queue derives nothing (as a scale-out app whose workers derive): each planned job is kept pending, so planning reads what it would with a real backlog, and the figure is the store's write path, not the models'. The latency rows pool the appends of all processes.`,
       `Part 3 (freshness): an app process (the bench) on PostgreSQL + ${fresh.knowledge}${isChromaReachable ? '' : ` (Chroma did not answer at ${CHROMA_URL})`}, and on SQLite (store and knowledge base in one file), each with a BullMQ queue (deriveConcurrency 0: it only applies results) and ${plural(FRESHNESS_WORKERS.processes, 'worker process')} (startWorker, offline models, concurrency ${FRESHNESS_WORKERS.concurrency}); ${plan.freshnessRate} turns/s for ${plan.freshnessSeconds} s, round robin over ${plan.freshnessSessions} sessions, then flush. enqueue -> applied is readQueueStats(...).latencyMs.apply: every job of the run (ingest, summaries, consolidation), recorded in Redis by the applying app (nearest rank of the newest 2,000). The samples start with the workers' first jobs (cold processes), which weigh on p95 in --quick's short run.`,
     ],

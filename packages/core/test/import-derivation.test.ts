@@ -81,3 +81,50 @@ describe('reading one session after an import of many', () => {
     await target.close();
   });
 });
+
+describe('closing after an import', () => {
+  it('drops the planning not yet done when the queue drops its jobs at close, instead of waiting for it', { timeout: 10_000 }, async () => {
+    const { createInMemorySessionStore } = await import('../src/adapters/in-memory-session-store.js');
+    const inner = await createInMemorySessionStore();
+    // every session's planning waits for the gate: the first one runs while close is called
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let planning = 0;
+    const store = new Proxy(inner, {
+      get(target, key, receiver) {
+        if (key !== 'jobs') return Reflect.get(target, key, receiver);
+        return async (filter: JobFilter) => {
+          if (filter.sessionId !== undefined) {
+            planning++;
+            await gate;
+          }
+          return target.jobs(filter);
+        };
+      },
+    });
+    const source = await createMemory();
+    const bundles: LooseBundle[] = [];
+    for (let i = 0; i < 3; i++) {
+      const session = await source.sessions.create({ namespace: 'ns' });
+      await source.append(session.id, HISTORY.slice(0, 10));
+      bundles.push(JSON.parse(await source.export(session.id, { format: 'json' })) as LooseBundle);
+    }
+    await source.close();
+    const bundle = { ...bundles[0], sessions: bundles.flatMap((b) => b.sessions), facts: [] };
+    for (const entry of bundle.sessions) Object.assign(entry, { summaries: [], jobs: [] });
+
+    // the default in-process queue drops queued jobs at close
+    const target = await createMemory({ store });
+    await target.import(bundle);
+    // a macrotask later the background planning has started on the first session
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(planning).toBe(1);
+    const closing = target.close();
+    open();
+    await closing;
+    // close waited for the running planning, and dropped the other two sessions' (it planned all three before)
+    expect(planning).toBe(1);
+  });
+});

@@ -32,6 +32,8 @@ import { toStrataError } from './to-strata-error.js';
  * local apply worker and from the queues' events (see {@link KeyTracker}), never by polling.
  */
 export class BullMqJobQueue implements JobQueue {
+  /** Jobs stay in Redis after close, for any worker and the next app: the memory plans before it closes. */
+  readonly keepsJobs = true;
   private runtime: JobRuntime | null = null;
   private workers: Worker[] = [];
   private readonly tracker: KeyTracker;

@@ -27,6 +27,12 @@ export interface JobQueue {
    * then plans derivation inside `append`, so it has landed when `append` returns.
    */
   readonly derivesInline?: boolean;
+  /**
+   * True when jobs still queued at `close` are kept and run later (a durable queue such as
+   * BullMQ's). The memory then plans the derivation it deferred before it closes; otherwise
+   * that planning is dropped with the queued jobs it would make.
+   */
+  readonly keepsJobs?: boolean;
   /** Binds the runtime. Called once by `createMemory` before any `enqueue`. */
   start(runtime: JobRuntime): Promise<void>;
   /**

@@ -71,6 +71,12 @@ export class MacrotaskQueue<T> {
     while (this.running !== undefined) await this.running;
   }
 
+  /** Forgets the items still waiting; resolves once the running one is done. */
+  async drop(): Promise<void> {
+    this.pending.clear();
+    await this.settle();
+  }
+
   /** Runs `item` now if it is waiting, or waits for it if it is running. */
   async settleOne(item: T): Promise<void> {
     if (this.current?.item === item) await this.current.done;

@@ -312,11 +312,18 @@ export class Memory {
     }
   }
 
-  /** Waits for running jobs, then closes the queue, the store and the knowledge base. */
+  /**
+   * Waits for running jobs, then closes the queue, the store and the knowledge base. Derivation
+   * not yet planned (after appends or an import) is planned first when the queue keeps its jobs
+   * after close; otherwise it is dropped, as the queue drops its queued jobs, and a session's
+   * derivation is planned again by its next append (planning depends only on stored state).
+   * After an import of 900k turns on PostgreSQL, planning all 18k sessions first took hours.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.deferred.settle();
+    if (this.deps.queue.keepsJobs === true) await this.deferred.settle();
+    else await this.deferred.drop();
     await this.accesses.settle();
     await this.deps.queue.close();
     await this.deps.store.close();
