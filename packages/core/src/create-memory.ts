@@ -10,7 +10,8 @@ import { HashingEmbeddings } from './models/hashing-embeddings.js';
 import { ObservationFactExtractor } from './models/observation-fact-extractor.js';
 import { TiktokenTokenCounter } from './models/tiktoken-token-counter.js';
 import { openStoreUrl } from './config/store-url.js';
-import { fallbackExtractorFor } from './services/derive-fallback.js';
+import { fallbackExtractorFor, fallbackSummarizerFor } from './services/derive-fallback.js';
+import { backgroundErrorReporter } from './services/background-errors.js';
 import { Memory } from './services/memory.js';
 import { LinearThreadSelector } from './models/linear-thread-selector.js';
 import type { LexicalIndex } from './ports/lexical-index.js';
@@ -38,6 +39,7 @@ const optionsSchema = z.object({
   clock: port(['now']).optional(),
   threadSelector: port(['selectParents']).optional(),
   policy: z.unknown().optional(),
+  onError: z.custom<(...args: unknown[]) => unknown>((value) => typeof value === 'function', { message: 'must be a function' }).optional(),
 }).refine((o) => o.store === undefined || typeof o.store === 'string' || o.lexical !== undefined || lexicalIndex.safeParse(o.store).success, {
   path: ['store'],
   message: 'must implement LexicalIndex (search) when no `lexical` option is given: pass `lexical`, or a store that implements search',
@@ -71,7 +73,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
   const summarizer = options.summarizer ?? new ExtractiveSummarizer({ tokens });
   const extractor = options.extractor ?? new ObservationFactExtractor();
   // An offline primary is never degraded: it has no fallback.
-  const fallbackSummarizer = options.fallbackSummarizer ?? (summarizer instanceof ExtractiveSummarizer ? undefined : new ExtractiveSummarizer({ tokens }));
+  const fallbackSummarizer = fallbackSummarizerFor(summarizer, options.fallbackSummarizer, tokens);
   const fallbackExtractor = fallbackExtractorFor(extractor, options.fallbackExtractor);
   // The schema checked that a given store implements TopicStore too, and LexicalIndex unless one was given.
   const store = (typeof options.store === 'string' ? await openStoreUrl(options.store) : (options.store ?? (await createInMemorySessionStore()))) as SessionStore & TopicStore;
@@ -90,6 +92,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     tokens,
     clock: options.clock ?? { now: () => Date.now() },
     policy,
+    reportError: backgroundErrorReporter(options.onError),
   });
   await memory.start();
   return memory;

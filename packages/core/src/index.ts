@@ -24,7 +24,8 @@ export type { ItemKind, ManifestItem, PendingJob, SearchHit, Tier } from './doma
 export type { DeriveJob, DeriveResult, ExtractedFact, JobRef, KnownFact, TranscriptTurn, VectorOf } from './domain/jobs.js';
 export type { JobUsage, ModelUsage, RederiveTarget } from './domain/jobs.js';
 export type { DerivationStats, MemoryStats } from './services/derivation-stats.js';
-export type { DerivationProgress, DerivationProgressListener, FlushOptions } from './services/derivation-progress.js';
+export type { DerivationProgress, DerivationProgressListener, FlushOptions, FlushReport } from './services/derivation-progress.js';
+export type { BackgroundError, BackgroundErrorKind, BackgroundErrorListener } from './services/background-errors.js';
 
 export type {
   FactFilter, JobFilter, MessageFilter, SeqRange, SessionFilter, SessionStore,

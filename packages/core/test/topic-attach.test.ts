@@ -21,6 +21,9 @@ async function depsWithTurns() {
     knowledge: await createInMemoryKnowledgeBase(), queue: await createInlineJobQueue(),
     summarizer: new ExtractiveSummarizer({ tokens }), extractor: new HeuristicFactExtractor(), embeddings: new HashingEmbeddings(),
     tokens, clock: { now: () => 5_000 }, policy: policySchema.parse({}),
+    reportError: (event) => {
+      throw event.error;
+    },
   };
   const now = 1_000;
   await store.write({

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Memory } from '@strata/core';
+import type { BackgroundError, Memory } from '@strata/core';
 import { createBullMqJobQueue } from '../src/index.js';
 import type { BullMqJobQueue, BullMqJobQueueOptions } from '../src/index.js';
 import { memoryOn, namespaceOf, openWorld, referenceSnapshot, snapshot, turnsFor } from './fixtures/conversation.js';
@@ -20,12 +20,15 @@ interface App {
   world: World;
   memory: Memory;
   queue: BullMqJobQueue;
+  /** What the memory reported failing in the background. */
+  errors: BackgroundError[];
 }
 
 async function openApp(options: BullMqJobQueueOptions): Promise<App> {
   const world = await openWorld();
   const queue = await createBullMqJobQueue({ deriveConcurrency: 0, backoffMs: 50, ...options });
-  return { world, queue, memory: await memoryOn(world, queue) };
+  const errors: BackgroundError[] = [];
+  return { world, queue, errors, memory: await memoryOn(world, queue, (event) => errors.push(event)) };
 }
 
 async function converse(memory: Memory, sessions = SESSIONS): Promise<void> {
@@ -173,8 +176,8 @@ if (unavailable === null) {
       // An append while Redis is down stores the turns and does not wait for Redis; the
       // planning after it (next macrotask) fails and is recorded, to be retried by flush.
       await within(converse(app.memory, [LATE]), 10_000, 'an append while Redis is down');
-      const failure = await until(async () => app.memory.lastScheduleError as { code?: string } | undefined, (error) => error !== undefined, 10_000, 'the planning after the append to fail');
-      expect(failure).toMatchObject({ code: 'BACKEND_UNAVAILABLE' });
+      const failure = await until(async () => app.errors.find((event) => event.kind === 'schedule'), (event) => event !== undefined, 10_000, 'the planning after the append to fail');
+      expect(failure).toMatchObject({ sessionId: `s${LATE.n}`, error: { code: 'BACKEND_UNAVAILABLE' } });
       await redis.start();
       await within(app.memory.flush(), 90_000, 'flush after the Redis restart');
 

@@ -5,6 +5,7 @@ import type { Clock, Embedder, FactExtractor, Summarizer, TokenCounter } from '.
 import type { SessionStore } from '../ports/session-store.js';
 import type { ThreadSelector } from '../ports/thread-selector.js';
 import type { PolicyInput } from './policy.js';
+import type { BackgroundErrorListener } from '../services/background-errors.js';
 
 /**
  * Everything is optional: by default a memory runs in process with in-memory storage,
@@ -49,4 +50,11 @@ export interface MemoryOptions {
    */
   threadSelector?: ThreadSelector;
   policy?: PolicyInput;
+  /**
+   * Told of each failure of work done off the caller's path: planning derivation after an
+   * append, re-deriving degraded results, the thread selector, recording topic accesses. Such
+   * work is retried or falls back by itself; this is how an app sees it happen.
+   * @defaultValue a process warning (`STRATA_BACKGROUND_ERROR`), once per kind
+   */
+  onError?: BackgroundErrorListener;
 }

@@ -6,6 +6,7 @@ import type { Clock, Embedder, FactExtractor, Summarizer, TokenCounter } from '.
 import type { SessionStore } from '../ports/session-store.js';
 import type { ThreadSelector } from '../ports/thread-selector.js';
 import type { TopicStore } from '../ports/topic-store.js';
+import type { BackgroundErrorListener } from './background-errors.js';
 
 /** The resolved ports and policy a memory runs on. */
 export interface MemoryDeps {
@@ -15,8 +16,8 @@ export interface MemoryDeps {
   /** The same backend as `store`: topics, the conversation tree, cold storage. */
   topics: TopicStore;
   threads: ThreadSelector;
-  /** Told when the thread selector fails (its turns then attach linearly). */
-  onThreadSelectorError?: (error: unknown) => void;
+  /** Told of failures of background work (planning, re-derivation, thread selection, topic accesses). */
+  reportError: BackgroundErrorListener;
   knowledge: KnowledgeBase;
   queue: JobQueue;
   summarizer: Summarizer;

@@ -36,6 +36,17 @@ export interface FlushOptions {
   progressIntervalMs?: number;
 }
 
+/** What `memory.flush()` left: nothing, unless jobs failed for good or it gave up. */
+export interface FlushReport {
+  /**
+   * False when flush gave up with jobs still queued or running (after 100 rounds of applies
+   * that kept planning more): call it again, or follow `pending`.
+   */
+  settled: boolean;
+  /** Jobs not applied when it returned: failed for good (state `failed`), or still queued or running. */
+  pending: PendingJob[];
+}
+
 type Counts = Omit<DerivationProgress, 'done'>;
 
 /** Groups jobs by session in one pass, so measuring stays O(jobs + sessions). */
@@ -113,22 +124,25 @@ function isSame(a: DerivationProgress, b: DerivationProgress): boolean {
  * worker) applies results. A measuring or listener error stops the reports; it is thrown once
  * `work` has settled, so no derivation is left running behind a rejected flush.
  */
-export async function followDerivation(deps: MemoryDeps, work: () => Promise<void>, options: { onProgress: DerivationProgressListener; intervalMs: number }): Promise<void> {
+export async function followDerivation<T>(deps: MemoryDeps, work: () => Promise<T>, options: { onProgress: DerivationProgressListener; intervalMs: number }): Promise<T> {
   const tracker = new ProgressTracker(deps, options.onProgress);
   let failure: { error: unknown } | undefined = await tracker.report(false).then(() => undefined, (error: unknown) => ({ error }));
   let settled = false;
-  const running = work().finally(() => (settled = true));
+  const running = work().finally(() => {
+    settled = true;
+  });
   while (!settled && !failure) {
     await tick(running, options.intervalMs);
     if (!settled) failure = await tracker.report(false).then(() => undefined, (error: unknown) => ({ error }));
   }
-  await running;
+  const result = await running;
   if (failure) throw failure.error;
   await tracker.report(true);
+  return result;
 }
 
 /** Resolves after `ms`, or as soon as `running` settles; leaves no timer behind. */
-async function tick(running: Promise<void>, ms: number): Promise<void> {
+async function tick(running: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const elapsed = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
   try {

@@ -6,18 +6,21 @@ import { ObservationFactExtractor } from '../models/observation-fact-extractor.j
 import { TiktokenTokenCounter } from '../models/tiktoken-token-counter.js';
 import { toModelError } from '../models/to-model-error.js';
 import type { DeriveAttempt } from '../ports/job-queue.js';
-import type { FactExtractor, Summarizer, UsageListener } from '../ports/models.js';
+import type { FactExtractor, Summarizer, TokenCounter, UsageListener } from '../ports/models.js';
 
 let offlineSummarizer: ExtractiveSummarizer | undefined;
 let offlineExtractor: ObservationFactExtractor | undefined;
 
 /**
  * The fallback for a primary summarizer: the one given, else the offline extractive one,
- * unless the primary is offline itself (an offline primary is never "degraded").
+ * unless the primary is offline itself (an offline primary is never "degraded"). The one place
+ * this is decided: `createMemory` resolves it with the memory's token counter, and derivation
+ * (which may run without a memory, in a worker) with the default one.
  */
-export function fallbackSummarizerFor(primary: Summarizer, given: Summarizer | undefined): Summarizer | undefined {
+export function fallbackSummarizerFor(primary: Summarizer, given: Summarizer | undefined, tokens?: TokenCounter): Summarizer | undefined {
   if (given) return given;
   if (primary instanceof ExtractiveSummarizer) return undefined;
+  if (tokens !== undefined) return new ExtractiveSummarizer({ tokens });
   offlineSummarizer ??= new ExtractiveSummarizer({ tokens: new TiktokenTokenCounter() });
   return offlineSummarizer;
 }

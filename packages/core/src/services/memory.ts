@@ -14,7 +14,7 @@ import type { MemoryDeps } from './deps.js';
 import { applyResult } from './apply.js';
 import { buildContext, type ContextOptions, type ContextResult } from './context.js';
 import { deriveJob } from './derive.js';
-import { followDerivation, type FlushOptions } from './derivation-progress.js';
+import { followDerivation, type FlushOptions, type FlushReport } from './derivation-progress.js';
 import { DegradedRecovery } from './degraded-recovery.js';
 import type { MemoryStats } from './derivation-stats.js';
 import type { ForgetReport, ForgetTarget } from './forget.js';
@@ -38,6 +38,9 @@ const SESSION_HINT = 'Pass the id returned by memory.sessions.create().';
  * strata's facade: the four tiers of one app's memory. Create it with `createMemory()`.
  * Every method validates its input and throws StrataError (INVALID_INPUT, NOT_FOUND, ...).
  */
+/** Rounds of drain and re-plan a flush runs before it reports what is left. */
+const DRAIN_ROUNDS = 100;
+
 export class Memory {
   private readonly applyLock = new Mutex();
   /** Input schemas bounded by `policy.limits`. */
@@ -51,12 +54,6 @@ export class Memory {
    * session for any number of appends in between; getContext, flush and close wait for it.
    */
   private readonly deferred = new MacrotaskQueue<string>((sessionId) => this.scheduleAfterAppend(sessionId));
-  /** Why the last scheduling after an append failed, if it did. */
-  lastScheduleError: unknown = undefined;
-  /** Why the thread selector last failed, if it did (those turns were attached linearly). */
-  lastThreadSelectorError: unknown = undefined;
-  /** Why recording the topic accesses of a read last failed, if it did (the read itself succeeded). */
-  lastTopicAccessError: unknown = undefined;
   /**
    * Topic accesses (turns that getContext and search returned), written after the read
    * returns, under the apply lock, once for the reads in between: a read never waits behind
@@ -66,7 +63,7 @@ export class Memory {
     try {
       await this.applyLock.run(() => touchTopicsOf(this.deps, messageIds));
     } catch (error) {
-      this.lastTopicAccessError = error;
+      this.deps.reportError({ kind: 'topic-access', error });
     }
   });
 
@@ -91,9 +88,8 @@ export class Memory {
   /** @internal use createMemory() */
   constructor(private readonly deps: MemoryDeps) {
     this.inputs = limitedInputSchemas(deps.policy.limits);
-    this.recovery = new DegradedRecovery(deps, (error) => (this.lastScheduleError = error));
+    this.recovery = new DegradedRecovery(deps, (error) => deps.reportError({ kind: 'rederive', error }));
     this.topics = topicsApi(deps, this.applyLock, (id) => this.requireSession(id), () => this.accesses.settle());
-    deps.onThreadSelectorError ??= (error) => (this.lastThreadSelectorError = error);
   }
 
   /** @internal the runtime the queue calls. */
@@ -181,7 +177,7 @@ export class Memory {
     try {
       await this.schedule(sessionId);
     } catch (error) {
-      this.lastScheduleError = error;
+      this.deps.reportError({ kind: 'schedule', error, sessionId });
     }
   }
 
@@ -288,28 +284,35 @@ export class Memory {
    * at the start, every `progressIntervalMs` while it runs (when it moved), and a last event
    * (`done: true`) just before resolving; `derivedTurns` never decreases and, unless a job
    * failed for good, ends equal to `totalTurns`. Measuring costs one ledger row per session.
+   * Returns what is left: the jobs that failed for good, and, if it gave up while derivation
+   * kept planning more (`settled: false`), those still queued or running.
    * @throws StrataError INVALID_INPUT for bad options; whatever `onProgress` throws, once derivation has settled.
    * @example
    * await memory.append(session.id, longHistory);
    * await memory.flush({ onProgress: (p) => console.error(`${p.derivedTurns}/${p.totalTurns} turns, ${p.pendingJobs} jobs left`) });
    */
-  async flush(options: FlushOptions = {}): Promise<void> {
+  async flush(options: FlushOptions = {}): Promise<FlushReport> {
     this.assertOpen();
     const { onProgress, progressIntervalMs } = parseWith(flushSchema, options, 'flush options', 'Pass { onProgress?: (progress) => void, progressIntervalMs?: integer >= 10 }.');
     await this.deferred.settle();
     for (const sessionId of [...this.unscheduled]) await this.schedule(sessionId);
-    if (onProgress) await followDerivation(this.deps, () => this.drainDerivation(), { onProgress, intervalMs: progressIntervalMs });
-    else await this.drainDerivation();
+    const settled = onProgress ? await followDerivation(this.deps, () => this.drainDerivation(), { onProgress, intervalMs: progressIntervalMs }) : await this.drainDerivation();
     await this.accesses.settle();
+    return { settled, pending: await this.deps.queue.pending() };
   }
 
-  /** Drains the queue in rounds until no job is queued or running (applies plan the next slices). */
-  private async drainDerivation(): Promise<void> {
-    for (let round = 0; round < 100; round++) {
+  /**
+   * Drains the queue in rounds until no job is queued or running (applies plan the next
+   * slices). Returns false when it gave up with jobs left: each round applies at least one, so
+   * 100 rounds only run out when derivation keeps planning more than it applies.
+   */
+  private async drainDerivation(): Promise<boolean> {
+    for (let round = 0; round < DRAIN_ROUNDS; round++) {
       await this.deps.queue.drain();
       const pending = await this.deps.queue.pending();
-      if (!pending.some((p) => p.state !== 'failed')) break;
+      if (!pending.some((p) => p.state !== 'failed')) return true;
     }
+    return false;
   }
 
   /**

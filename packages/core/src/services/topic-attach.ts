@@ -34,7 +34,7 @@ export async function attachIngested(deps: MemoryDeps, result: DeriveResult): Pr
   const turns = fresh.map((m) => ({ turn: toTurn(m), vector: vectors.get(m.id) ?? [] }));
   const candidates = await threadCandidates(deps, topics, links);
   const requests: ThreadRequest[] = turns.filter((t) => t.turn.role === 'user').map((t) => ({ ...t, candidates }));
-  const chosen = await selectParents(deps, requests);
+  const chosen = await selectParents(deps, requests, job.sessionId);
   const plan = planAttachment({
     sessionId: job.sessionId,
     namespace: job.namespace,
@@ -58,14 +58,14 @@ export async function attachIngested(deps: MemoryDeps, result: DeriveResult): Pr
 /**
  * The selector's choices; linear (all null) when it fails. Choosing a parent is a soft
  * decision: a model that is down or answers nonsense must not stop derivation from landing,
- * so the failure is recorded in `deps.onThreadSelectorError` and the turns attach linearly.
+ * so the failure is reported (`deps.reportError`) and the turns attach linearly.
  */
-async function selectParents(deps: MemoryDeps, requests: ThreadRequest[]): Promise<(string | null)[]> {
+async function selectParents(deps: MemoryDeps, requests: ThreadRequest[], sessionId: string): Promise<(string | null)[]> {
   if (requests.length === 0) return [];
   try {
     return await deps.threads.selectParents(requests);
   } catch (error) {
-    deps.onThreadSelectorError?.(error);
+    deps.reportError({ kind: 'thread-selector', error, sessionId });
     return requests.map(() => null);
   }
 }

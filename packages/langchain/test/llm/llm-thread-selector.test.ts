@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MemoryOptions } from '@strata/core';
+import type { BackgroundError, MemoryOptions } from '@strata/core';
 import { LlmThreadSelector } from '../../src/index.js';
 import { createTestMemory } from '../helpers.js';
 import { ToolCallingFake } from './tool-calling-fake.js';
@@ -48,13 +48,15 @@ describe('the LLM thread selector', () => {
 describe('a failing thread selector', () => {
   it('attaches the turns linearly and records why, without failing derivation', async () => {
     const model = new ToolCallingFake(() => ({ choice: 1 }));
-    const { memory, session, lasagna } = await conversation({ threadSelector: new LlmThreadSelector({ model }) });
+    const errors: BackgroundError[] = [];
+    const { memory, session, lasagna } = await conversation({ threadSelector: new LlmThreadSelector({ model }), onError: (event) => errors.push(event) });
     model.failure = new Error('connect ECONNREFUSED 127.0.0.1:1');
     const [back] = await memory.append(session.id, BACK);
     const [hit] = await memory.search({ namespace: 'ana', query: 'winter', k: 1, kinds: ['turn'], contextDepth: 1 });
     expect(hit?.id).toBe(back?.id);
     expect(hit?.thread?.map((s) => s.id)).toEqual([lasagna[1]?.id]);
-    expect(String(memory.lastThreadSelectorError)).toMatch(/ECONNREFUSED|unreachable|connect/i);
+    expect(errors.map((e) => [e.kind, e.sessionId])).toEqual([['thread-selector', session.id]]);
+    expect(String(errors[0]?.error)).toMatch(/ECONNREFUSED|unreachable|connect/i);
     await memory.close();
   });
 });

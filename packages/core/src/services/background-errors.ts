@@ -1,0 +1,51 @@
+/**
+ * Failures of work a memory does off the caller's path, after the call that caused it has
+ * returned: the caller cannot catch them, so they are reported to a listener instead.
+ */
+
+/** What failed in the background. */
+export type BackgroundErrorKind =
+  /** Planning derivation after an append or import; retried by `flush()` and the session's next append. */
+  | 'schedule'
+  /** Re-deriving what was derived offline, once a model answered again; retried on its next answer. */
+  | 'rederive'
+  /** The thread selector; the turns it was choosing parents for attached linearly. */
+  | 'thread-selector'
+  /** Recording the topic accesses of a read (the read itself succeeded). */
+  | 'topic-access';
+
+export interface BackgroundError {
+  kind: BackgroundErrorKind;
+  error: unknown;
+  /** The session the work was for, when it was for one. */
+  sessionId?: string;
+}
+
+/** Told of each background failure. It must not throw: what it throws is rethrown as an uncaught exception. */
+export type BackgroundErrorListener = (event: BackgroundError) => void;
+
+/**
+ * The reporter a memory uses: the listener when one is given; else a process warning, once per
+ * kind (`STRATA_BACKGROUND_ERROR`), so that a failure is never silent.
+ */
+export function backgroundErrorReporter(listener: BackgroundErrorListener | undefined): BackgroundErrorListener {
+  if (listener !== undefined) {
+    return (event) => {
+      try {
+        listener(event);
+      } catch (thrown) {
+        // the listener's own failure belongs to its owner, not to the background work that reported
+        queueMicrotask(() => {
+          throw thrown;
+        });
+      }
+    };
+  }
+  const warned = new Set<BackgroundErrorKind>();
+  return (event) => {
+    if (warned.has(event.kind)) return;
+    warned.add(event.kind);
+    const reason = event.error instanceof Error ? event.error.message : String(event.error);
+    process.emitWarning(`strata: ${event.kind} failed in the background${event.sessionId ? ` (session ${event.sessionId})` : ''}: ${reason}. Pass onError to createMemory to be told of every failure.`, { code: 'STRATA_BACKGROUND_ERROR' });
+  };
+}
