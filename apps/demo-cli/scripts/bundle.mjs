@@ -43,7 +43,7 @@ const zodEnglishOnly = {
 const coreRequireFromCore = {
   name: 'core-require-from-core',
   setup(bundle) {
-    bundle.onLoad({ filter: /[\\/]core[\\/]dist[\\/]models[\\/]load-on-first-use\.js$/ }, async ({ path }) => {
+    bundle.onLoad({ filter: /[\\/]core[\\/]dist[\\/]shared[\\/]load-on-first-use\.js$/ }, async ({ path }) => {
       const source = await readFile(path, 'utf8');
       const own = 'createRequire(import.meta.url)';
       if (!source.includes(own)) throw new Error(`${path} no longer makes its require from ${own}: update ${fileURLToPath(import.meta.url)}`);

@@ -1,6 +1,6 @@
 import { stemmer } from 'stemmer';
-import { boundedMemo } from '../models/bounded-memo.js';
-import { loadOnFirstUse } from '../models/load-on-first-use.js';
+import { boundedMemo } from '../shared/bounded-memo.js';
+import { loadOnFirstUse } from '../shared/load-on-first-use.js';
 
 // stopword ships CommonJS without type declarations; its English list is a plain string[]. It
 // loads every language's list (about 50 ms), so on the first analysis, not at import.

@@ -1,4 +1,4 @@
-import { resolveRelativeDate } from '../models/resolve-relative-date.js';
+import { resolveRelativeDate } from '../shared/resolve-relative-date.js';
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 

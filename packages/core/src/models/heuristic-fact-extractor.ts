@@ -5,7 +5,7 @@ import type { FactDraft, SentenceContext } from './fact-pattern.js';
 import { isCasualText } from './fact-phrases.js';
 import { PREDICATE_ALIASES } from './predicate-aliases.js';
 import { heuristicFactPatterns } from './heuristic-fact-patterns.js';
-import { resolveRelativeDate } from './resolve-relative-date.js';
+import { resolveRelativeDate } from '../shared/resolve-relative-date.js';
 import { speakerOf } from './speaker-of.js';
 import { splitSentences } from './split-sentences.js';
 

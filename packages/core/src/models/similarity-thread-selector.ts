@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseWith } from '../config/parse.js';
-import { cosineSimilarity } from '../engine/vectors.js';
+import { cosineSimilarity } from '../shared/vectors.js';
 import type { ThreadRequest, ThreadSelector } from '../ports/thread-selector.js';
 
 const optionsSchema = z.object({

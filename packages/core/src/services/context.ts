@@ -3,7 +3,7 @@ import type { ManifestItem, PendingJob } from '../domain/retrieval.js';
 import type { Session } from '../domain/session.js';
 import { PROFILE_PREDICATE_KINDS } from '../lexical/fact-lexical-text.js';
 import { analyzeText } from '../lexical/analyze.js';
-import { boundedMemo } from '../models/bounded-memo.js';
+import { boundedMemo } from '../shared/bounded-memo.js';
 import { adaptShares } from '../engine/adapt-shares.js';
 import { assembleContext, type Assembly } from '../engine/assemble-context.js';
 import { MESSAGE_OVERHEAD_TOKENS, type MemoryDeps } from './deps.js';

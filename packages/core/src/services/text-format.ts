@@ -1,4 +1,4 @@
-import { boundedMemo } from '../models/bounded-memo.js';
+import { boundedMemo } from '../shared/bounded-memo.js';
 
 /** `2026-11-20` (UTC): dates in memory lines, so the model can reason about time. */
 export function formatDay(epochMs: number): string {
