@@ -8,7 +8,7 @@
  * resolve keeps its bare name as path, which is why each rule also names `@strata/...`.
  *
  * One run-time exception, by design: `createMemory({ store: 'postgres://...' })` loads the store
- * adapter its URL names with a computed `import(name)` (packages/core/src/config/store-url.ts),
+ * adapter its URL names with a computed `import(name)` (packages/core/src/store-url.ts),
  * the adapters being optional peers of core. That is not a build dependency and the graph
  * here does not show it; core's code never names an adapter's modules.
  *

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { MemoryOptions } from './config/memory-options.js';
+import type { MemoryOptions } from './memory-options.js';
 import { parseWith } from './config/parse.js';
 import { policySchema } from './config/policy.js';
 import { createInMemoryKnowledgeBase } from './adapters/in-memory-knowledge-base.js';
@@ -9,7 +9,7 @@ import { ExtractiveSummarizer } from './models/extractive-summarizer.js';
 import { HashingEmbeddings } from './models/hashing-embeddings.js';
 import { ObservationFactExtractor } from './models/observation-fact-extractor.js';
 import { TiktokenTokenCounter } from './models/tiktoken-token-counter.js';
-import { openStoreUrl } from './config/store-url.js';
+import { openStoreUrl } from './store-url.js';
 import { fallbackExtractorFor, fallbackSummarizerFor } from './services/derive-fallback.js';
 import { backgroundErrorReporter } from './services/background-errors.js';
 import { Memory } from './services/memory.js';

@@ -1,9 +1,9 @@
 // @strata/core public surface. Named exports only.
 export { createMemory } from './create-memory.js';
 export { Memory } from './services/memory.js';
-export type { MemoryOptions } from './config/memory-options.js';
-export { openStoreUrl } from './config/store-url.js';
-export type { FullSessionStore, StoreUrlOpener } from './config/store-url.js';
+export type { MemoryOptions } from './memory-options.js';
+export { openStoreUrl } from './store-url.js';
+export type { FullSessionStore, StoreUrlOpener } from './store-url.js';
 export { policySchema } from './config/policy.js';
 export { nameProblem, plainJsonProblem } from './config/text-rules.js';
 export type { Policy, PolicyInput } from './config/policy.js';

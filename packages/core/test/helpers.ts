@@ -2,7 +2,7 @@ import { createMemory } from '../src/create-memory.js';
 import { createInMemorySessionStore } from '../src/adapters/in-memory-session-store.js';
 import { createInMemoryKnowledgeBase } from '../src/adapters/in-memory-knowledge-base.js';
 import { createInlineJobQueue } from '../src/adapters/inline-job-queue.js';
-import type { MemoryOptions } from '../src/config/memory-options.js';
+import type { MemoryOptions } from '../src/memory-options.js';
 import type { Clock } from '../src/ports/models.js';
 
 /** A clock that advances one second per reading, from a fixed start. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemory, StrataError } from '../src/index.js';
-import { loadOpener, openStoreUrl } from '../src/config/store-url.js';
+import { loadOpener, openStoreUrl } from '../src/store-url.js';
 
 /** The StrataError a promise rejects with (fails the test when it resolves or throws something else). */
 async function rejection(promise: Promise<unknown>): Promise<StrataError> {

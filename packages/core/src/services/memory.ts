@@ -6,7 +6,7 @@ import { parseWith } from '../config/parse.js';
 import {
   NAME_HINT, exportSchema, importOptionsSchema, factsListSchema, forgetSchema, limitedInputSchemas, listSessionsSchema,
   flushSchema, listMessagesSchema, pruneSchema, sessionIdSchema, titleSchema,
-} from '../config/input-schemas.js';
+} from './input-schemas.js';
 import { StrataError } from '../errors/strata-error.js';
 import { newId } from '../engine/ids.js';
 import type { DeriveResult } from '../domain/jobs.js';

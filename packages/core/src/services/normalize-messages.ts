@@ -1,4 +1,4 @@
-import type { MessageInputParsed } from '../config/input-schemas.js';
+import type { MessageInputParsed } from './input-schemas.js';
 import type { NewMessage } from '../domain/message.js';
 import { newId } from '../engine/ids.js';
 import type { MemoryDeps } from './deps.js';

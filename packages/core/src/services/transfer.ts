@@ -1,5 +1,5 @@
 import { parseWith } from '../config/parse.js';
-import { NAME_HINT, newNamespaceSchema } from '../config/input-schemas.js';
+import { NAME_HINT, newNamespaceSchema } from './input-schemas.js';
 import { bundleSchema, confinementProblems, intoNamespace, namespaceOf, type ParsedBundle } from './bundle-schema.js';
 import type { Fact, JobRecord, Summary } from '../domain/derived.js';
 import type { StoredMessage } from '../domain/message.js';

@@ -1,8 +1,8 @@
-import { createInMemorySessionStore } from '../adapters/in-memory-session-store.js';
-import { StrataError } from '../errors/strata-error.js';
-import type { LexicalIndex } from '../ports/lexical-index.js';
-import type { SessionStore } from '../ports/session-store.js';
-import type { TopicStore } from '../ports/topic-store.js';
+import { createInMemorySessionStore } from './adapters/in-memory-session-store.js';
+import { StrataError } from './errors/strata-error.js';
+import type { LexicalIndex } from './ports/lexical-index.js';
+import type { SessionStore } from './ports/session-store.js';
+import type { TopicStore } from './ports/topic-store.js';
 
 /**
  * A session store named by a URL, as an app's config holds it (`STRATA_STORE=postgres://...`):

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { DerivationProgressListener } from '../services/derivation-progress.js';
-import type { Policy } from './policy.js';
-import { MAX_EPOCH_MS, nameProblem, plainJsonProblem, textProblem } from './text-rules.js';
+import type { DerivationProgressListener } from './derivation-progress.js';
+import type { Policy } from '../config/policy.js';
+import { MAX_EPOCH_MS, nameProblem, plainJsonProblem, textProblem } from '../config/text-rules.js';
 
 type Limits = Policy['limits'];
 

@@ -1,11 +1,11 @@
-import type { JobQueue } from '../ports/job-queue.js';
-import type { KnowledgeBase } from '../ports/knowledge-base.js';
-import type { LexicalIndex } from '../ports/lexical-index.js';
-import type { Clock, Embedder, FactExtractor, Summarizer, TokenCounter } from '../ports/models.js';
-import type { SessionStore } from '../ports/session-store.js';
-import type { ThreadSelector } from '../ports/thread-selector.js';
-import type { PolicyInput } from './policy.js';
-import type { BackgroundErrorListener } from '../services/background-errors.js';
+import type { JobQueue } from './ports/job-queue.js';
+import type { KnowledgeBase } from './ports/knowledge-base.js';
+import type { LexicalIndex } from './ports/lexical-index.js';
+import type { Clock, Embedder, FactExtractor, Summarizer, TokenCounter } from './ports/models.js';
+import type { SessionStore } from './ports/session-store.js';
+import type { ThreadSelector } from './ports/thread-selector.js';
+import type { PolicyInput } from './config/policy.js';
+import type { BackgroundErrorListener } from './services/background-errors.js';
 
 /**
  * Everything is optional: by default a memory runs in process with in-memory storage,
