@@ -10,7 +10,7 @@ import { HashingEmbeddings } from './models/hashing-embeddings.js';
 import { ObservationFactExtractor } from './models/observation-fact-extractor.js';
 import { TiktokenTokenCounter } from './models/tiktoken-token-counter.js';
 import { openStoreUrl } from './store-url.js';
-import { fallbackExtractorFor, fallbackSummarizerFor } from './services/derive-fallback.js';
+import { fallbackExtractorFor, fallbackSummarizerFor } from './services/derivation/derive-fallback.js';
 import { backgroundErrorReporter } from './services/background-errors.js';
 import { Memory } from './services/memory.js';
 import { LinearThreadSelector } from './models/linear-thread-selector.js';

@@ -7,11 +7,11 @@ export type { FullSessionStore, StoreUrlOpener } from './store-url.js';
 export { policySchema } from './config/policy.js';
 export { nameProblem, plainJsonProblem } from './config/text-rules.js';
 export type { Policy, PolicyInput } from './config/policy.js';
-export type { ContextOptions, ContextResult, PendingReport } from './services/context.js';
-export type { ForgetReport, ForgetTarget } from './services/forget.js';
-export type { ReindexReport } from './services/reindex.js';
-export type { ExportBundle, ExportFormat, ImportOptions, ImportReport } from './services/transfer.js';
-export { BUNDLE_FORMAT, BUNDLE_VERSION } from './services/transfer.js';
+export type { ContextOptions, ContextResult, PendingReport } from './services/retrieval/context.js';
+export type { ForgetReport, ForgetTarget } from './services/lifecycle/forget.js';
+export type { ReindexReport } from './services/retrieval/reindex.js';
+export type { ExportBundle, ExportFormat, ImportOptions, ImportReport } from './services/lifecycle/transfer.js';
+export { BUNDLE_FORMAT, BUNDLE_VERSION } from './services/lifecycle/transfer.js';
 
 export { StrataError, isWorthRetrying } from './errors/strata-error.js';
 export type { StrataErrorCode, StrataErrorOptions } from './errors/strata-error.js';
@@ -23,8 +23,8 @@ export type { Fact, JobRecord, JobType, Summary, SummaryLevel } from './domain/d
 export type { ItemKind, ManifestItem, PendingJob, SearchHit, Tier } from './domain/retrieval.js';
 export type { DeriveJob, DeriveResult, ExtractedFact, JobRef, KnownFact, TranscriptTurn, VectorOf } from './domain/jobs.js';
 export type { JobUsage, ModelUsage, RederiveTarget } from './domain/jobs.js';
-export type { DerivationStats, MemoryStats } from './services/derivation-stats.js';
-export type { DerivationProgress, DerivationProgressListener, FlushOptions, FlushReport } from './services/derivation-progress.js';
+export type { DerivationStats, MemoryStats } from './services/derivation/derivation-stats.js';
+export type { DerivationProgress, DerivationProgressListener, FlushOptions, FlushReport } from './services/derivation/derivation-progress.js';
 export type { BackgroundError, BackgroundErrorKind, BackgroundErrorListener } from './services/background-errors.js';
 
 export type {
@@ -34,8 +34,8 @@ export type {
 export type { LexicalHit, LexicalIndex, LexicalKind, LexicalQuery } from './ports/lexical-index.js';
 export type { KnowledgeBase, KnowledgeEntry, KnowledgeFilter, KnowledgeKind, KnowledgeMatch, KnowledgeQuery } from './ports/knowledge-base.js';
 export type { DeriveAttempt, JobQueue, JobRuntime } from './ports/job-queue.js';
-export { deriveJob } from './services/derive.js';
-export type { DeriveModels } from './services/derive.js';
+export { deriveJob } from './services/derivation/derive.js';
+export type { DeriveModels } from './services/derivation/derive.js';
 export type { Clock, ConsolidateInput, Embedder, ExtractInput, FactExtractor, SummarizeInput, Summarizer, TokenCounter } from './ports/models.js';
 export type { UsageListener } from './ports/models.js';
 
@@ -58,7 +58,7 @@ export { InProcessJobQueue, createInProcessJobQueue } from './adapters/in-proces
 export type { InProcessJobQueueOptions } from './adapters/in-process-job-queue.js';
 export { WorkerThreadJobQueue, createWorkerThreadJobQueue } from './adapters/worker-thread-job-queue.js';
 export type { WorkerThreadJobQueueOptions } from './adapters/worker-thread-job-queue.js';
-export { createOfflineDeriveModels } from './models/offline-derive-models.js';
+export { createOfflineDeriveModels } from './services/derivation/offline-derive-models.js';
 
 export { ExtractiveSummarizer } from './models/extractive-summarizer.js';
 export { HeuristicFactExtractor } from './models/heuristic-fact-extractor.js';
@@ -85,9 +85,9 @@ export {
 export type { ThreadStep, Topic, TopicStorage, TurnLink } from './domain/topic.js';
 export type { LinkFilter, TopicFilter, TopicOp, TopicStore } from './ports/topic-store.js';
 export type { ThreadCandidate, ThreadRequest, ThreadSelector } from './ports/thread-selector.js';
-export type { TopicsApi } from './services/topics-api.js';
-export type { TopicReport } from './services/topic-views.js';
-export type { DecayReport } from './services/topic-decay.js';
+export type { TopicsApi } from './services/topics/topics-api.js';
+export type { TopicReport } from './services/topics/topic-views.js';
+export type { DecayReport } from './services/topics/topic-decay.js';
 export { compressText, restoreText } from './engine/cold-text.js';
 export { assessTopic, halfLifeOf } from './engine/decay.js';
 export type { MemoryType, TopicDecay } from './engine/decay.js';

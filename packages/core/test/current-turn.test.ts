@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isMemoryMessage, type StoredMessage } from '../src/domain/message.js';
-import type { ContextResult } from '../src/services/context.js';
+import type { ContextResult } from '../src/services/retrieval/context.js';
 import { createTestMemory } from './helpers.js';
 
 const BIG_RESULT = 'row '.repeat(3000);

@@ -3,7 +3,7 @@ import { createMemory } from '../src/create-memory.js';
 import { createInMemorySessionStore } from '../src/adapters/in-memory-session-store.js';
 import { createInMemoryKnowledgeBase } from '../src/adapters/in-memory-knowledge-base.js';
 import { createInProcessJobQueue } from '../src/adapters/in-process-job-queue.js';
-import type { DerivationProgress } from '../src/services/derivation-progress.js';
+import type { DerivationProgress } from '../src/services/derivation/derivation-progress.js';
 import { steppingClock } from './helpers.js';
 
 const TURNS = 3000;

@@ -4,8 +4,8 @@ import { createInMemorySessionStore } from '../src/adapters/in-memory-session-st
 import { createInMemoryKnowledgeBase } from '../src/adapters/in-memory-knowledge-base.js';
 import { createInProcessJobQueue } from '../src/adapters/in-process-job-queue.js';
 import { TiktokenTokenCounter } from '../src/models/tiktoken-token-counter.js';
-import { messageTokens } from '../src/services/context.js';
-import type { ContextResult } from '../src/services/context.js';
+import { messageTokens } from '../src/services/retrieval/context.js';
+import type { ContextResult } from '../src/services/retrieval/context.js';
 import type { Fact } from '../src/domain/derived.js';
 import type { Session } from '../src/domain/session.js';
 import type { SessionStore } from '../src/ports/session-store.js';

@@ -11,7 +11,7 @@ import { HeuristicFactExtractor } from '../src/models/heuristic-fact-extractor.j
 import { CharTokenCounter } from '../src/models/char-token-counter.js';
 import { LinearThreadSelector } from '../src/models/linear-thread-selector.js';
 import type { MemoryDeps } from '../src/services/deps.js';
-import { attachIngested } from '../src/services/topic-attach.js';
+import { attachIngested } from '../src/services/topics/topic-attach.js';
 
 async function depsWithTurns() {
   const store = await createInMemorySessionStore();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DerivationProgressListener } from './derivation-progress.js';
+import type { DerivationProgressListener } from './derivation/derivation-progress.js';
 import type { Policy } from '../config/policy.js';
 import { MAX_EPOCH_MS, nameProblem, plainJsonProblem, textProblem } from '../config/text-rules.js';
 
