@@ -47,7 +47,7 @@ export type { LexicalDump, LexicalEntry, LexicalImage } from './lexical/lexical-
 export { turnLexicalText } from './lexical/turn-lexical-text.js';
 export type { TurnLexicalFields } from './lexical/turn-lexical-text.js';
 export { factLexicalText, isProfilePredicate } from './lexical/fact-lexical-text.js';
-export { slotKey, isSameObject } from './engine/reconcile-facts.js';
+export { slotKey, isSameObject } from './engine/derivation/reconcile-facts.js';
 export { jobKey } from './engine/ids.js';
 
 export { InMemorySessionStore, createInMemorySessionStore } from './adapters/in-memory-session-store.js';
@@ -88,9 +88,9 @@ export type { ThreadCandidate, ThreadRequest, ThreadSelector } from './ports/thr
 export type { TopicsApi } from './services/topics/topics-api.js';
 export type { TopicReport } from './services/topics/topic-views.js';
 export type { DecayReport } from './services/topics/topic-decay.js';
-export { compressText, restoreText } from './engine/cold-text.js';
-export { assessTopic, halfLifeOf } from './engine/decay.js';
-export type { MemoryType, TopicDecay } from './engine/decay.js';
+export { compressText, restoreText } from './engine/topics/cold-text.js';
+export { assessTopic, halfLifeOf } from './engine/topics/decay.js';
+export type { MemoryType, TopicDecay } from './engine/topics/decay.js';
 export { LinearThreadSelector } from './models/linear-thread-selector.js';
 export { SimilarityThreadSelector } from './models/similarity-thread-selector.js';
 export type { SimilarityThreadSelectorOptions } from './models/similarity-thread-selector.js';

@@ -1,7 +1,7 @@
 import type { Fact, JobRecord, Summary } from '../domain/derived.js';
 import type { StoredMessage } from '../domain/message.js';
 import type { Session } from '../domain/session.js';
-import { restoreText } from '../engine/cold-text.js';
+import { restoreText } from '../engine/topics/cold-text.js';
 import { turnLexicalText } from '../lexical/turn-lexical-text.js';
 import { factLexicalText, predicateKind } from '../lexical/fact-lexical-text.js';
 import { InMemoryLexicalIndex } from './in-memory-lexical-index.js';

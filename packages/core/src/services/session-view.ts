@@ -1,7 +1,7 @@
 import type { Summary } from '../domain/derived.js';
 import type { StoredMessage } from '../domain/message.js';
 import type { Session } from '../domain/session.js';
-import { isCovered, type SeqRange } from '../engine/coverage.js';
+import { isCovered, type SeqRange } from '../engine/derivation/coverage.js';
 import type { MemoryDeps } from './deps.js';
 import { turnTokens } from './turn-tokens.js';
 

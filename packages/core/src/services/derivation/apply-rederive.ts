@@ -1,7 +1,7 @@
 import type { Fact, JobRecord } from '../../domain/derived.js';
 import type { DeriveResult, JobRef } from '../../domain/jobs.js';
-import { planDegradedRemoval } from '../../engine/plan-degraded-removal.js';
-import { normalizeSlotPart, reconcileFacts, slotKey } from '../../engine/reconcile-facts.js';
+import { planDegradedRemoval } from '../../engine/derivation/plan-degraded-removal.js';
+import { normalizeSlotPart, reconcileFacts, slotKey } from '../../engine/derivation/reconcile-facts.js';
 import type { KnowledgeEntry } from '../../ports/knowledge-base.js';
 import type { MemoryDeps } from '../deps.js';
 

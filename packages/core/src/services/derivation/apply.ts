@@ -1,8 +1,8 @@
 import type { Fact, JobRecord, Summary, SummaryLevel } from '../../domain/derived.js';
 import type { DeriveResult, JobRef } from '../../domain/jobs.js';
-import { overlaps } from '../../engine/coverage.js';
+import { overlaps } from '../../engine/derivation/coverage.js';
 import { stableId } from '../../engine/ids.js';
-import { normalizeSlotPart, reconcileFacts, slotKey } from '../../engine/reconcile-facts.js';
+import { normalizeSlotPart, reconcileFacts, slotKey } from '../../engine/derivation/reconcile-facts.js';
 import type { KnowledgeEntry } from '../../ports/knowledge-base.js';
 import type { MemoryDeps } from '../deps.js';
 import { indexesTurnVectors } from '../retrieval/reindex.js';

@@ -3,9 +3,9 @@ import type { DeriveJob, KnownFact, TranscriptTurn } from '../../domain/jobs.js'
 import type { StoredMessage } from '../../domain/message.js';
 import type { PendingJob } from '../../domain/retrieval.js';
 import type { Session } from '../../domain/session.js';
-import { isCovered, type SeqRange } from '../../engine/coverage.js';
+import { isCovered, type SeqRange } from '../../engine/derivation/coverage.js';
 import { jobKey } from '../../engine/ids.js';
-import { planConsolidation, planIngest, planSummaries } from '../../engine/plan-derivation.js';
+import { planConsolidation, planIngest, planSummaries } from '../../engine/derivation/plan-derivation.js';
 import type { MemoryDeps } from '../deps.js';
 import { chainedThrough, loadWorkingTier, type WorkingTier } from '../session-view.js';
 import { turnTokens } from '../turn-tokens.js';

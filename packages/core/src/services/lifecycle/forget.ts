@@ -1,6 +1,6 @@
 import type { Fact, Summary } from '../../domain/derived.js';
 import { jobKey } from '../../engine/ids.js';
-import { spliceOutOfHistory } from '../../engine/splice-history.js';
+import { spliceOutOfHistory } from '../../engine/derivation/splice-history.js';
 import type { StoreOp } from '../../ports/session-store.js';
 import type { MemoryDeps } from '../deps.js';
 import { StrataError } from '../../errors/strata-error.js';

@@ -1,7 +1,7 @@
 import type { Fact } from '../../domain/derived.js';
 import type { StoredMessage } from '../../domain/message.js';
 import type { ManifestItem } from '../../domain/retrieval.js';
-import type { ContextItem, Section } from '../../engine/assemble-context.js';
+import type { ContextItem, Section } from '../../engine/retrieval/assemble-context.js';
 import type { MemoryDeps } from '../deps.js';
 import type { Retrieved } from './retrieve.js';
 import type { SessionView } from '../session-view.js';

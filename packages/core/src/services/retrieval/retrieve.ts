@@ -1,11 +1,11 @@
 import type { Fact, Summary } from '../../domain/derived.js';
 import type { StoredMessage } from '../../domain/message.js';
 import type { SearchHit } from '../../domain/retrieval.js';
-import { fuseRankings } from '../../engine/fuse-rankings.js';
-import { spreadTurnScores } from '../../engine/spread-turn-scores.js';
+import { fuseRankings } from '../../engine/retrieval/fuse-rankings.js';
+import { spreadTurnScores } from '../../engine/retrieval/spread-turn-scores.js';
 import { analyzeText } from '../../lexical/analyze.js';
-import { properNouns } from '../../engine/proper-nouns.js';
-import { isAboutDay, queryDayOf, type QueryDay } from '../../engine/query-day.js';
+import { properNouns } from '../../engine/retrieval/proper-nouns.js';
+import { isAboutDay, queryDayOf, type QueryDay } from '../../engine/retrieval/query-day.js';
 import type { LexicalHit, LexicalKind } from '../../ports/lexical-index.js';
 import type { MemoryDeps } from '../deps.js';
 import { readableOnly, unreadableReason, type SkippedRecord } from './readable.js';

@@ -1,7 +1,7 @@
 import type { DeriveResult } from '../../domain/jobs.js';
 import type { StoredMessage } from '../../domain/message.js';
 import type { Topic, TurnLink } from '../../domain/topic.js';
-import { planAttachment } from '../../engine/plan-attachment.js';
+import { planAttachment } from '../../engine/topics/plan-attachment.js';
 import type { ThreadCandidate, ThreadRequest } from '../../ports/thread-selector.js';
 import type { TopicOp } from '../../ports/topic-store.js';
 import type { MemoryDeps } from '../deps.js';

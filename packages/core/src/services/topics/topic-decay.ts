@@ -1,5 +1,5 @@
 import type { Topic } from '../../domain/topic.js';
-import { planDecay, touchTopics } from '../../engine/decay.js';
+import { planDecay, touchTopics } from '../../engine/topics/decay.js';
 import { StrataError } from '../../errors/strata-error.js';
 import type { TopicOp } from '../../ports/topic-store.js';
 import type { MemoryDeps } from '../deps.js';

@@ -1,5 +1,5 @@
 import type { Topic, TurnLink } from '../../domain/topic.js';
-import { topicTitle } from '../../engine/plan-attachment.js';
+import { topicTitle } from '../../engine/topics/plan-attachment.js';
 import type { TopicOp } from '../../ports/topic-store.js';
 import type { MemoryDeps } from '../deps.js';
 import { forget, type ForgetReport, type ForgetTarget } from '../lifecycle/forget.js';

@@ -1,8 +1,8 @@
 import type { SearchHit } from '../../domain/retrieval.js';
 import type { Session } from '../../domain/session.js';
 import type { ThreadStep, Topic, TopicStorage } from '../../domain/topic.js';
-import { assessTopic, type TopicDecay } from '../../engine/decay.js';
-import { renderMermaid } from '../../engine/render-mermaid.js';
+import { assessTopic, type TopicDecay } from '../../engine/topics/decay.js';
+import { renderMermaid } from '../../engine/topics/render-mermaid.js';
 import type { MemoryDeps } from '../deps.js';
 
 /** A topic with its place on the decay schedule and its storage: what `strata inspect` shows. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isAboutDay, queryDayOf } from './query-day.js';
-import { resolveRelativeDate } from '../shared/resolve-relative-date.js';
+import { resolveRelativeDate } from '../../shared/resolve-relative-date.js';
 
 // Friday 2025-03-14, 09:00 UTC
 const NOW = Date.UTC(2025, 2, 14, 9);

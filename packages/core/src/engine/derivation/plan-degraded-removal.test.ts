@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Fact } from '../domain/derived.js';
+import type { Fact } from '../../domain/derived.js';
 import { planDegradedRemoval } from './plan-degraded-removal.js';
 
 const fact = (id: string, object: string, validFrom: number, sources: string[], extra: Partial<Fact> = {}): Fact => ({

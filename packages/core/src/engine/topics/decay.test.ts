@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Topic } from '../domain/topic.js';
+import type { Topic } from '../../domain/topic.js';
 import { assessTopic, halfLifeOf, planDecay, touchTopics } from './decay.js';
 
 const HOUR = 3_600_000;

@@ -1,4 +1,4 @@
-import type { Fact } from '../domain/derived.js';
+import type { Fact } from '../../domain/derived.js';
 import { spliceOutOfHistory } from './splice-history.js';
 
 export interface DegradedRemovalInput {

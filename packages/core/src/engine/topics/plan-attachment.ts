@@ -1,7 +1,7 @@
-import type { TranscriptTurn } from '../domain/jobs.js';
-import type { Topic, TurnLink } from '../domain/topic.js';
-import { stableId } from './ids.js';
-import { cosineSimilarity, foldIntoCentroid } from '../shared/vectors.js';
+import type { TranscriptTurn } from '../../domain/jobs.js';
+import type { Topic, TurnLink } from '../../domain/topic.js';
+import { stableId } from '../ids.js';
+import { cosineSimilarity, foldIntoCentroid } from '../../shared/vectors.js';
 
 export interface AttachPolicy {
   similarityThreshold: number;

@@ -1,5 +1,5 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { StrataError } from '../errors/strata-error.js';
+import { StrataError } from '../../errors/strata-error.js';
 
 /**
  * The preset dictionary of format 1: common English words and chat phrases. Short turns

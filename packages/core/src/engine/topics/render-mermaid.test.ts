@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Topic, TurnLink } from '../domain/topic.js';
+import type { Topic, TurnLink } from '../../domain/topic.js';
 import { renderMermaid } from './render-mermaid.js';
 
 const topic = (id: string, title: string, coldSince?: number): Topic => ({

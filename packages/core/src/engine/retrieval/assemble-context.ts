@@ -1,4 +1,4 @@
-import type { ItemKind, ManifestItem, Tier } from '../domain/retrieval.js';
+import type { ItemKind, ManifestItem, Tier } from '../../domain/retrieval.js';
 
 /** `profile`: current facts about the people, offered to every context whatever the query. */
 export type Section = 'working' | 'profile' | 'facts' | 'recall' | 'recent';

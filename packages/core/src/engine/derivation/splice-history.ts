@@ -1,4 +1,4 @@
-import type { Fact } from '../domain/derived.js';
+import type { Fact } from '../../domain/derived.js';
 
 /**
  * Takes a removed fact out of its slot's history. `predecessors` are the facts it had

@@ -1,4 +1,4 @@
-import { resolveRelativeDate } from '../shared/resolve-relative-date.js';
+import { resolveRelativeDate } from '../../shared/resolve-relative-date.js';
 
 /** A calendar day a query asks about, as month and day (the year is rarely said and often wrong). */
 export interface QueryDay {

@@ -1,4 +1,4 @@
-import type { Topic, TurnLink } from '../domain/topic.js';
+import type { Topic, TurnLink } from '../../domain/topic.js';
 
 export interface MermaidTurn {
   id: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Role } from '../domain/message.js';
-import type { Topic, TurnLink } from '../domain/topic.js';
+import type { Role } from '../../domain/message.js';
+import type { Topic, TurnLink } from '../../domain/topic.js';
 import { planAttachment, type AttachInput } from './plan-attachment.js';
 
 const policy = { similarityThreshold: 0.5, defaultImportance: 0.5, titleWords: 3 };

@@ -1,7 +1,7 @@
-import type { Fact } from '../domain/derived.js';
-import type { ExtractedFact } from '../domain/jobs.js';
-import { analyzeText } from '../lexical/analyze.js';
-import { stableId } from './ids.js';
+import type { Fact } from '../../domain/derived.js';
+import type { ExtractedFact } from '../../domain/jobs.js';
+import { analyzeText } from '../../lexical/analyze.js';
+import { stableId } from '../ids.js';
 
 /** A fact's slot: facts of one slot supersede each other; other slots are never touched. */
 export function slotKey(subject: string, predicate: string): string {

@@ -1,5 +1,5 @@
-import type { Policy } from '../config/policy.js';
-import type { Topic } from '../domain/topic.js';
+import type { Policy } from '../../config/policy.js';
+import type { Topic } from '../../domain/topic.js';
 
 export type DecayPolicy = Policy['decay'];
 export type MemoryType = 'short-term' | 'long-term';

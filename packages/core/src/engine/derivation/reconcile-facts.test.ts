@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Fact } from '../domain/derived.js';
-import type { ExtractedFact } from '../domain/jobs.js';
+import type { Fact } from '../../domain/derived.js';
+import type { ExtractedFact } from '../../domain/jobs.js';
 import { isSameObject, reconcileFacts } from './reconcile-facts.js';
 
 const said = (predicate: string, object: string, at: number, id = `m${at}`): ExtractedFact => ({
