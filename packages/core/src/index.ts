@@ -60,19 +60,19 @@ export { WorkerThreadJobQueue, createWorkerThreadJobQueue } from './adapters/wor
 export type { WorkerThreadJobQueueOptions } from './adapters/worker-thread-job-queue.js';
 export { createOfflineDeriveModels } from './services/derivation/offline-derive-models.js';
 
-export { ExtractiveSummarizer } from './models/extractive-summarizer.js';
-export { HeuristicFactExtractor } from './models/heuristic-fact-extractor.js';
-export { ObservationFactExtractor } from './models/observation-fact-extractor.js';
-export { HashingEmbeddings } from './models/hashing-embeddings.js';
-export { TiktokenTokenCounter } from './models/tiktoken-token-counter.js';
-export { CharTokenCounter } from './models/char-token-counter.js';
+export { ExtractiveSummarizer } from './models/summaries/extractive-summarizer.js';
+export { HeuristicFactExtractor } from './models/facts/heuristic-fact-extractor.js';
+export { ObservationFactExtractor } from './models/facts/observation-fact-extractor.js';
+export { HashingEmbeddings } from './models/embeddings/hashing-embeddings.js';
+export { TiktokenTokenCounter } from './models/tokens/tiktoken-token-counter.js';
+export { CharTokenCounter } from './models/tokens/char-token-counter.js';
 
 // For model adapters outside core (e.g. @strata/langchain's LLM summarizer and extractor):
 // how turns and known facts are shown to a model, predicate spelling, error mapping, zod parsing.
 export { toModelError, invalidModelOutput } from './models/to-model-error.js';
 export { renderTurns, renderKnownFacts, wordsFor } from './models/transcript-text.js';
-export { speakerOf } from './models/speaker-of.js';
-export { canonicalPredicate } from './models/predicate-aliases.js';
+export { speakerOf } from './models/facts/speaker-of.js';
+export { canonicalPredicate } from './models/facts/predicate-aliases.js';
 export { parseWith } from './config/parse.js';
 
 // Input rules shared by every KnowledgeBase adapter (same checks, codes and messages).
@@ -91,6 +91,6 @@ export type { DecayReport } from './services/topics/topic-decay.js';
 export { compressText, restoreText } from './engine/topics/cold-text.js';
 export { assessTopic, halfLifeOf } from './engine/topics/decay.js';
 export type { MemoryType, TopicDecay } from './engine/topics/decay.js';
-export { LinearThreadSelector } from './models/linear-thread-selector.js';
-export { SimilarityThreadSelector } from './models/similarity-thread-selector.js';
-export type { SimilarityThreadSelectorOptions } from './models/similarity-thread-selector.js';
+export { LinearThreadSelector } from './models/threads/linear-thread-selector.js';
+export { SimilarityThreadSelector } from './models/threads/similarity-thread-selector.js';
+export type { SimilarityThreadSelectorOptions } from './models/threads/similarity-thread-selector.js';

@@ -4,8 +4,8 @@ import { createInMemorySessionStore } from '../src/adapters/in-memory-session-st
 import { createInProcessJobQueue } from '../src/adapters/in-process-job-queue.js';
 import type { SessionStore } from '../src/ports/session-store.js';
 import type { TopicStore } from '../src/ports/topic-store.js';
-import { ExtractiveSummarizer } from '../src/models/extractive-summarizer.js';
-import { TiktokenTokenCounter } from '../src/models/tiktoken-token-counter.js';
+import { ExtractiveSummarizer } from '../src/models/summaries/extractive-summarizer.js';
+import { TiktokenTokenCounter } from '../src/models/tokens/tiktoken-token-counter.js';
 import type { Summarizer } from '../src/ports/models.js';
 import { steppingClock } from './helpers.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createInlineJobQueue } from '../src/adapters/inline-job-queue.js';
 import { createInProcessJobQueue } from '../src/adapters/in-process-job-queue.js';
-import { ExtractiveSummarizer } from '../src/models/extractive-summarizer.js';
-import { TiktokenTokenCounter } from '../src/models/tiktoken-token-counter.js';
+import { ExtractiveSummarizer } from '../src/models/summaries/extractive-summarizer.js';
+import { TiktokenTokenCounter } from '../src/models/tokens/tiktoken-token-counter.js';
 import type { DeriveJob } from '../src/domain/jobs.js';
 import type { JobQueue } from '../src/ports/job-queue.js';
 import type { SummarizeInput, Summarizer } from '../src/ports/models.js';

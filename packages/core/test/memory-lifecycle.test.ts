@@ -3,7 +3,7 @@ import { createMemory } from '../src/create-memory.js';
 import { createInMemorySessionStore } from '../src/adapters/in-memory-session-store.js';
 import { createInMemoryKnowledgeBase } from '../src/adapters/in-memory-knowledge-base.js';
 import { createInProcessJobQueue } from '../src/adapters/in-process-job-queue.js';
-import { TiktokenTokenCounter } from '../src/models/tiktoken-token-counter.js';
+import { TiktokenTokenCounter } from '../src/models/tokens/tiktoken-token-counter.js';
 import { messageTokens } from '../src/services/retrieval/context.js';
 import type { ContextResult } from '../src/services/retrieval/context.js';
 import type { Fact } from '../src/domain/derived.js';

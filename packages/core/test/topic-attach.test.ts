@@ -5,11 +5,11 @@ import { createInlineJobQueue } from '../src/adapters/inline-job-queue.js';
 import { policySchema } from '../src/config/policy.js';
 import type { DeriveResult } from '../src/domain/jobs.js';
 import { jobKey } from '../src/engine/ids.js';
-import { ExtractiveSummarizer } from '../src/models/extractive-summarizer.js';
-import { HashingEmbeddings } from '../src/models/hashing-embeddings.js';
-import { HeuristicFactExtractor } from '../src/models/heuristic-fact-extractor.js';
-import { CharTokenCounter } from '../src/models/char-token-counter.js';
-import { LinearThreadSelector } from '../src/models/linear-thread-selector.js';
+import { ExtractiveSummarizer } from '../src/models/summaries/extractive-summarizer.js';
+import { HashingEmbeddings } from '../src/models/embeddings/hashing-embeddings.js';
+import { HeuristicFactExtractor } from '../src/models/facts/heuristic-fact-extractor.js';
+import { CharTokenCounter } from '../src/models/tokens/char-token-counter.js';
+import { LinearThreadSelector } from '../src/models/threads/linear-thread-selector.js';
 import type { MemoryDeps } from '../src/services/deps.js';
 import { attachIngested } from '../src/services/topics/topic-attach.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SimilarityThreadSelector } from '../src/models/similarity-thread-selector.js';
+import { SimilarityThreadSelector } from '../src/models/threads/similarity-thread-selector.js';
 import type { MemoryOptions } from '../src/memory-options.js';
 import type { BackgroundError } from '../src/services/background-errors.js';
 import { createTestMemory } from './helpers.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TiktokenTokenCounter } from '../src/models/tiktoken-token-counter.js';
+import { TiktokenTokenCounter } from '../src/models/tokens/tiktoken-token-counter.js';
 import type { TokenCounter } from '../src/ports/models.js';
 import { createTestMemory } from './helpers.js';
 

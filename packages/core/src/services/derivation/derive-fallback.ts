@@ -1,9 +1,9 @@
 import type { JobUsage, ModelUsage } from '../../domain/jobs.js';
 import { StrataError } from '../../errors/strata-error.js';
-import { ExtractiveSummarizer } from '../../models/extractive-summarizer.js';
-import { HeuristicFactExtractor } from '../../models/heuristic-fact-extractor.js';
-import { ObservationFactExtractor } from '../../models/observation-fact-extractor.js';
-import { TiktokenTokenCounter } from '../../models/tiktoken-token-counter.js';
+import { ExtractiveSummarizer } from '../../models/summaries/extractive-summarizer.js';
+import { HeuristicFactExtractor } from '../../models/facts/heuristic-fact-extractor.js';
+import { ObservationFactExtractor } from '../../models/facts/observation-fact-extractor.js';
+import { TiktokenTokenCounter } from '../../models/tokens/tiktoken-token-counter.js';
 import { toModelError } from '../../models/to-model-error.js';
 import type { DeriveAttempt } from '../../ports/job-queue.js';
 import type { FactExtractor, Summarizer, TokenCounter, UsageListener } from '../../ports/models.js';

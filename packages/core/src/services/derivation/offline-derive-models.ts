@@ -1,9 +1,9 @@
 import { policySchema, type PolicyInput } from '../../config/policy.js';
 import type { DeriveModels } from './derive.js';
-import { ExtractiveSummarizer } from '../../models/extractive-summarizer.js';
-import { HashingEmbeddings } from '../../models/hashing-embeddings.js';
-import { ObservationFactExtractor } from '../../models/observation-fact-extractor.js';
-import { TiktokenTokenCounter } from '../../models/tiktoken-token-counter.js';
+import { ExtractiveSummarizer } from '../../models/summaries/extractive-summarizer.js';
+import { HashingEmbeddings } from '../../models/embeddings/hashing-embeddings.js';
+import { ObservationFactExtractor } from '../../models/facts/observation-fact-extractor.js';
+import { TiktokenTokenCounter } from '../../models/tokens/tiktoken-token-counter.js';
 
 /**
  * The models `createMemory` uses by default (extractive summarizer, observation fact

@@ -1,7 +1,7 @@
 import type { FactDraft, FactPattern } from './fact-pattern.js';
 import { MONTHS, pickName, takeProperNoun } from './fact-phrases.js';
 import { FACT_VOCABULARY } from './fact-vocabulary.js';
-import { resolveRelativeDate } from '../shared/resolve-relative-date.js';
+import { resolveRelativeDate } from '../../../shared/resolve-relative-date.js';
 
 // What may follow a short statement like "I'm 34" or "I'm German" for it to be the whole claim.
 const STATEMENT_END = String.raw`(?=\s*(?:$|[,.;!]|\b(?:and|but|now|btw|by the way)\b))`;

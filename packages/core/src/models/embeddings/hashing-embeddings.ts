@@ -1,5 +1,5 @@
-import { analyzeText } from '../lexical/analyze.js';
-import type { Embedder } from '../ports/models.js';
+import { analyzeText } from '../../lexical/analyze.js';
+import type { Embedder } from '../../ports/models.js';
 
 export interface HashingEmbeddingsOptions {
   /**

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { TranscriptTurn } from '../domain/jobs.js';
-import { CharTokenCounter } from './char-token-counter.js';
+import type { TranscriptTurn } from '../../domain/jobs.js';
+import { CharTokenCounter } from '../tokens/char-token-counter.js';
 import { ExtractiveSummarizer } from './extractive-summarizer.js';
 import { parseSummaryLines } from './summary-lines.js';
-import { TiktokenTokenCounter } from './tiktoken-token-counter.js';
+import { TiktokenTokenCounter } from '../tokens/tiktoken-token-counter.js';
 
 // Two people talking on two days, each turn carrying its speaker's name.
 const MARCH_3 = Date.UTC(2025, 2, 3, 18, 5);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { TranscriptTurn } from '../domain/jobs.js';
-import { StrataError } from '../errors/strata-error.js';
-import { CharTokenCounter } from './char-token-counter.js';
+import type { TranscriptTurn } from '../../domain/jobs.js';
+import { StrataError } from '../../errors/strata-error.js';
+import { CharTokenCounter } from '../tokens/char-token-counter.js';
 import { ExtractiveSummarizer } from './extractive-summarizer.js';
-import { splitSentences } from './split-sentences.js';
+import { splitSentences } from '../split-sentences.js';
 import { parseSummaryLines } from './summary-lines.js';
-import { TiktokenTokenCounter } from './tiktoken-token-counter.js';
+import { TiktokenTokenCounter } from '../tokens/tiktoken-token-counter.js';
 
 const T0 = Date.parse('2026-11-20T10:00:00Z');
 

@@ -1,6 +1,6 @@
 import type WinkNLP from 'wink-nlp';
 import type { ItemSentence, ItsFunction, Model, WinkMethods } from 'wink-nlp';
-import { loadOnFirstUse } from '../shared/load-on-first-use.js';
+import { loadOnFirstUse } from '../../shared/load-on-first-use.js';
 
 const winkNLP = loadOnFirstUse<typeof WinkNLP>('wink-nlp');
 const englishModel = loadOnFirstUse<Model>('wink-eng-lite-web-model');

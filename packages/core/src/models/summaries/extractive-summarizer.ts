@@ -1,10 +1,10 @@
-import type { TranscriptTurn } from '../domain/jobs.js';
-import { StrataError } from '../errors/strata-error.js';
-import { analyzeText } from '../lexical/analyze.js';
-import type { ConsolidateInput, SummarizeInput, Summarizer, TokenCounter } from '../ports/models.js';
+import type { TranscriptTurn } from '../../domain/jobs.js';
+import { StrataError } from '../../errors/strata-error.js';
+import { analyzeText } from '../../lexical/analyze.js';
+import type { ConsolidateInput, SummarizeInput, Summarizer, TokenCounter } from '../../ports/models.js';
 import { cutAtBoundary } from './cut-at-boundary.js';
 import { scoreSummaryUnits, type SummaryUnit } from './score-summary-units.js';
-import { splitSentences } from './split-sentences.js';
+import { splitSentences } from '../split-sentences.js';
 import { formatDay, parseSummaryLines, renderSummaryLines, type SummaryLine } from './summary-lines.js';
 
 export interface ExtractiveSummarizerOptions {

@@ -1,4 +1,4 @@
-import type { ResolvedDate } from '../shared/resolve-relative-date.js';
+import type { ResolvedDate } from '../../../shared/resolve-relative-date.js';
 
 /** A fact as a pattern proposes it; the extractor adds provenance and reconciles slot names. */
 export interface FactDraft {

@@ -1,4 +1,4 @@
-import type { ThreadRequest, ThreadSelector } from '../ports/thread-selector.js';
+import type { ThreadRequest, ThreadSelector } from '../../ports/thread-selector.js';
 
 /**
  * Attaches every user turn to the newest reply before it: a conversation without branches.

@@ -1,4 +1,4 @@
-import type { TokenCounter } from '../ports/models.js';
+import type { TokenCounter } from '../../ports/models.js';
 
 /**
  * Estimates tokens as characters / 4 (rounded up), the usual rule of thumb for English with

@@ -1,5 +1,5 @@
-import { MONTHS } from './fact-phrases.js';
-import { resolveRelativeDate, type ResolvedDate } from '../shared/resolve-relative-date.js';
+import { MONTHS } from './patterns/fact-phrases.js';
+import { resolveRelativeDate, type ResolvedDate } from '../../shared/resolve-relative-date.js';
 
 // Only expressions that mean nothing once the day has passed are rewritten; "March 3" or a bare
 // "Tuesday" stay as said (a bare weekday does not say whether it is past or coming).

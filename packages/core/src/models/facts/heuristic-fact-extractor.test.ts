@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { KnownFact, TranscriptTurn } from '../domain/jobs.js';
+import type { KnownFact, TranscriptTurn } from '../../domain/jobs.js';
 import { HeuristicFactExtractor } from './heuristic-fact-extractor.js';
 
 // A Friday.

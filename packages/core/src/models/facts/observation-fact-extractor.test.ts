@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createMemory } from '../create-memory.js';
-import type { TranscriptTurn } from '../domain/jobs.js';
+import { createMemory } from '../../create-memory.js';
+import type { TranscriptTurn } from '../../domain/jobs.js';
 import { informativenessOf, ObservationFactExtractor } from './observation-fact-extractor.js';
 import type { ObservationDraft } from './observation-facts.js';
 

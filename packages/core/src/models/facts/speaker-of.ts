@@ -1,4 +1,4 @@
-import type { TranscriptTurn } from '../domain/jobs.js';
+import type { TranscriptTurn } from '../../domain/jobs.js';
 
 /**
  * Who a turn's first person is, for facts about them: its speaker's name, else 'user' for a

@@ -1,7 +1,7 @@
 import type * as O200k from 'gpt-tokenizer/encoding/o200k_base';
-import type { TokenCounter } from '../ports/models.js';
-import { boundedMemo } from '../shared/bounded-memo.js';
-import { loadOnFirstUse } from '../shared/load-on-first-use.js';
+import type { TokenCounter } from '../../ports/models.js';
+import { boundedMemo } from '../../shared/bounded-memo.js';
+import { loadOnFirstUse } from '../../shared/load-on-first-use.js';
 
 const o200k = loadOnFirstUse<typeof O200k>('gpt-tokenizer/encoding/o200k_base');
 

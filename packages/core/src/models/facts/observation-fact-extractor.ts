@@ -7,9 +7,9 @@
  * enough; compromise tags a few more verbs right, wink-nlp's misses are caught by reading
  * the word after "I" by position and lemma rather than by tag.
  */
-import type { ExtractedFact, TranscriptTurn } from '../domain/jobs.js';
-import { analyzeText } from '../lexical/analyze.js';
-import type { ExtractInput, FactExtractor } from '../ports/models.js';
+import type { ExtractedFact, TranscriptTurn } from '../../domain/jobs.js';
+import { analyzeText } from '../../lexical/analyze.js';
+import type { ExtractInput, FactExtractor } from '../../ports/models.js';
 import { HeuristicFactExtractor } from './heuristic-fact-extractor.js';
 import { observationDraftOf, opinionRetellingsOf, type ObservationDraft } from './observation-facts.js';
 import { speakerOf } from './speaker-of.js';

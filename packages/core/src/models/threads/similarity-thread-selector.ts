@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { parseWith } from '../config/parse.js';
-import { cosineSimilarity } from '../shared/vectors.js';
-import type { ThreadRequest, ThreadSelector } from '../ports/thread-selector.js';
+import { parseWith } from '../../config/parse.js';
+import { cosineSimilarity } from '../../shared/vectors.js';
+import type { ThreadRequest, ThreadSelector } from '../../ports/thread-selector.js';
 
 const optionsSchema = z.object({
   /** A turn follows the reply of the most similar topic at or above this cosine similarity. @defaultValue 0.3 */

@@ -1,6 +1,6 @@
-import type { ExtractedFact, TranscriptTurn } from '../domain/jobs.js';
-import { analyzeText } from '../lexical/analyze.js';
-import type { FactDraft } from './fact-pattern.js';
+import type { ExtractedFact, TranscriptTurn } from '../../domain/jobs.js';
+import { analyzeText } from '../../lexical/analyze.js';
+import type { FactDraft } from './patterns/fact-pattern.js';
 import { slotDraftsOf } from './heuristic-fact-extractor.js';
 import { withAbsoluteDate } from './absolute-date.js';
 import { contentWordCount, isQuestion, roleOfSentence, signalsOf, type TurnSignals } from './informative-statement.js';

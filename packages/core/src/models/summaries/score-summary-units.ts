@@ -1,4 +1,4 @@
-import { analyzeText } from '../lexical/analyze.js';
+import { analyzeText } from '../../lexical/analyze.js';
 
 /** A sentence of the input, with the speaker label, day and line it is rendered under. */
 export interface SummaryUnit {

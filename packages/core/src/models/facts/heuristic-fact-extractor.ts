@@ -1,13 +1,13 @@
-import type { ExtractedFact, KnownFact, TranscriptTurn } from '../domain/jobs.js';
-import { analyzeText } from '../lexical/analyze.js';
-import type { ExtractInput, FactExtractor } from '../ports/models.js';
-import type { FactDraft, SentenceContext } from './fact-pattern.js';
-import { isCasualText } from './fact-phrases.js';
+import type { ExtractedFact, KnownFact, TranscriptTurn } from '../../domain/jobs.js';
+import { analyzeText } from '../../lexical/analyze.js';
+import type { ExtractInput, FactExtractor } from '../../ports/models.js';
+import type { FactDraft, SentenceContext } from './patterns/fact-pattern.js';
+import { isCasualText } from './patterns/fact-phrases.js';
 import { PREDICATE_ALIASES } from './predicate-aliases.js';
-import { heuristicFactPatterns } from './heuristic-fact-patterns.js';
-import { resolveRelativeDate } from '../shared/resolve-relative-date.js';
+import { heuristicFactPatterns } from './patterns/heuristic-fact-patterns.js';
+import { resolveRelativeDate } from '../../shared/resolve-relative-date.js';
 import { speakerOf } from './speaker-of.js';
-import { splitSentences } from './split-sentences.js';
+import { splitSentences } from '../split-sentences.js';
 
 const QUESTION_START = /^(?:do|does|did|where|what|who|whom|whose|when|why|how|which|is|are|am|was|were|can|could|would|should|will|shall|have|has)\s/i;
 // A statement under a condition or wish is not a fact about the user ("if I lived in Paris").

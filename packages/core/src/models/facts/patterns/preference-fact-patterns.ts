@@ -1,7 +1,7 @@
 import type { FactDraft, FactPattern } from './fact-pattern.js';
 import { cleanObject, itemKey, takeList, toThirdPerson } from './fact-phrases.js';
 import { FACT_VOCABULARY } from './fact-vocabulary.js';
-import { analyzeText } from '../lexical/analyze.js';
+import { analyzeText } from '../../../lexical/analyze.js';
 
 type Opinion = 'loves' | 'likes' | 'dislikes' | 'hates';
 
