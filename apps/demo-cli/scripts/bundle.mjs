@@ -21,7 +21,7 @@ const app = join(here, '..');
 const require = createRequire(import.meta.url);
 
 /** core starts its derive thread from `./derive-thread-entry.js` beside its own module: the bundle puts one there. */
-const deriveThreadEntry = join(dirname(require.resolve('@strata/core')), 'adapters', 'derive-thread-entry.js');
+const deriveThreadEntry = join(dirname(require.resolve('@strata/core')), 'adapters', 'queues', 'derive-thread-entry.js');
 
 /**
  * zod's main entry re-exports its error messages in some 60 languages (`z.locales`), about half

@@ -50,14 +50,14 @@ export { factLexicalText, isProfilePredicate } from './lexical/fact-lexical-text
 export { slotKey, isSameObject } from './engine/derivation/reconcile-facts.js';
 export { jobKey } from './engine/ids.js';
 
-export { InMemorySessionStore, createInMemorySessionStore } from './adapters/in-memory-session-store.js';
-export { InMemoryKnowledgeBase, createInMemoryKnowledgeBase } from './adapters/in-memory-knowledge-base.js';
-export { InMemoryLexicalIndex } from './adapters/in-memory-lexical-index.js';
-export { InlineJobQueue, createInlineJobQueue } from './adapters/inline-job-queue.js';
-export { InProcessJobQueue, createInProcessJobQueue } from './adapters/in-process-job-queue.js';
-export type { InProcessJobQueueOptions } from './adapters/in-process-job-queue.js';
-export { WorkerThreadJobQueue, createWorkerThreadJobQueue } from './adapters/worker-thread-job-queue.js';
-export type { WorkerThreadJobQueueOptions } from './adapters/worker-thread-job-queue.js';
+export { InMemorySessionStore, createInMemorySessionStore } from './adapters/in-memory/in-memory-session-store.js';
+export { InMemoryKnowledgeBase, createInMemoryKnowledgeBase } from './adapters/knowledge/in-memory-knowledge-base.js';
+export { InMemoryLexicalIndex } from './adapters/in-memory/in-memory-lexical-index.js';
+export { InlineJobQueue, createInlineJobQueue } from './adapters/queues/inline-job-queue.js';
+export { InProcessJobQueue, createInProcessJobQueue } from './adapters/queues/in-process-job-queue.js';
+export type { InProcessJobQueueOptions } from './adapters/queues/in-process-job-queue.js';
+export { WorkerThreadJobQueue, createWorkerThreadJobQueue } from './adapters/queues/worker-thread-job-queue.js';
+export type { WorkerThreadJobQueueOptions } from './adapters/queues/worker-thread-job-queue.js';
 export { createOfflineDeriveModels } from './services/derivation/offline-derive-models.js';
 
 export { ExtractiveSummarizer } from './models/summaries/extractive-summarizer.js';
@@ -79,7 +79,7 @@ export { parseWith } from './config/parse.js';
 export {
   REINDEX_HINT, knowledgeDimensionMismatch, invalidKnowledgeInput, validateChanges, validateDimensionsOption, validateEntries,
   validateFilter, validateIds, validateQuery, validateQueryNamespace,
-} from './adapters/knowledge-validation.js';
+} from './adapters/knowledge/knowledge-validation.js';
 
 // Topics, threads and decay.
 export type { ThreadStep, Topic, TopicStorage, TurnLink } from './domain/topic.js';

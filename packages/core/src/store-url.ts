@@ -1,4 +1,4 @@
-import { createInMemorySessionStore } from './adapters/in-memory-session-store.js';
+import { createInMemorySessionStore } from './adapters/in-memory/in-memory-session-store.js';
 import { StrataError } from './errors/strata-error.js';
 import type { LexicalIndex } from './ports/lexical-index.js';
 import type { SessionStore } from './ports/session-store.js';

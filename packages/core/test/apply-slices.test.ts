@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemory } from '../src/create-memory.js';
-import { createInMemoryKnowledgeBase } from '../src/adapters/in-memory-knowledge-base.js';
-import { createInMemorySessionStore } from '../src/adapters/in-memory-session-store.js';
+import { createInMemoryKnowledgeBase } from '../src/adapters/knowledge/in-memory-knowledge-base.js';
+import { createInMemorySessionStore } from '../src/adapters/in-memory/in-memory-session-store.js';
 import { steppingClock } from './helpers.js';
 
 describe('applying a derivation result leaves the event loop between its steps', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemory } from '../src/create-memory.js';
-import { createInProcessJobQueue } from '../src/adapters/in-process-job-queue.js';
-import { InlineJobQueue } from '../src/adapters/inline-job-queue.js';
+import { createInProcessJobQueue } from '../src/adapters/queues/in-process-job-queue.js';
+import { InlineJobQueue } from '../src/adapters/queues/inline-job-queue.js';
 import type { JobQueue } from '../src/ports/job-queue.js';
 import type { DeriveJob } from '../src/domain/jobs.js';
 import type { BackgroundError } from '../src/services/background-errors.js';

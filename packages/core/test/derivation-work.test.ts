@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemory } from '../src/create-memory.js';
-import { createInMemorySessionStore } from '../src/adapters/in-memory-session-store.js';
-import { createInProcessJobQueue } from '../src/adapters/in-process-job-queue.js';
+import { createInMemorySessionStore } from '../src/adapters/in-memory/in-memory-session-store.js';
+import { createInProcessJobQueue } from '../src/adapters/queues/in-process-job-queue.js';
 import type { SessionStore } from '../src/ports/session-store.js';
 import type { TopicStore } from '../src/ports/topic-store.js';
 import { ExtractiveSummarizer } from '../src/models/summaries/extractive-summarizer.js';

@@ -1,7 +1,7 @@
 import { createMemory } from '../src/create-memory.js';
-import { createInMemorySessionStore } from '../src/adapters/in-memory-session-store.js';
-import { createInMemoryKnowledgeBase } from '../src/adapters/in-memory-knowledge-base.js';
-import { createInlineJobQueue } from '../src/adapters/inline-job-queue.js';
+import { createInMemorySessionStore } from '../src/adapters/in-memory/in-memory-session-store.js';
+import { createInMemoryKnowledgeBase } from '../src/adapters/knowledge/in-memory-knowledge-base.js';
+import { createInlineJobQueue } from '../src/adapters/queues/inline-job-queue.js';
 import type { MemoryOptions } from '../src/memory-options.js';
 import type { Clock } from '../src/ports/models.js';
 

@@ -39,7 +39,7 @@ describe('an imported bundle derives in the background', () => {
 
 describe('reading one session after an import of many', () => {
   it('waits for the planning of that session only, not for the rest of the import', { timeout: 10_000 }, async () => {
-    const { createInMemorySessionStore } = await import('../src/adapters/in-memory-session-store.js');
+    const { createInMemorySessionStore } = await import('../src/adapters/in-memory/in-memory-session-store.js');
     const inner = await createInMemorySessionStore();
     // the planning of the first imported session hangs until released (a slow store, a busy pool)
     let release!: () => void;
@@ -84,7 +84,7 @@ describe('reading one session after an import of many', () => {
 
 describe('closing after an import', () => {
   it('drops the planning not yet done when the queue drops its jobs at close, instead of waiting for it', { timeout: 10_000 }, async () => {
-    const { createInMemorySessionStore } = await import('../src/adapters/in-memory-session-store.js');
+    const { createInMemorySessionStore } = await import('../src/adapters/in-memory/in-memory-session-store.js');
     const inner = await createInMemorySessionStore();
     // every session's planning waits for the gate: the first one runs while close is called
     let open!: () => void;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryKnowledgeBase } from '../src/adapters/in-memory-knowledge-base.js';
+import { InMemoryKnowledgeBase } from '../src/adapters/knowledge/in-memory-knowledge-base.js';
 import type { KnowledgeEntry, KnowledgeFilter, KnowledgeKind, KnowledgeMatch, KnowledgeQuery } from '../src/ports/knowledge-base.js';
 
 // The in-memory KB is the reference implementation: whatever path a query takes (posting

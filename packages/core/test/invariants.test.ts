@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createInlineJobQueue } from '../src/adapters/inline-job-queue.js';
-import { createInProcessJobQueue } from '../src/adapters/in-process-job-queue.js';
+import { createInlineJobQueue } from '../src/adapters/queues/inline-job-queue.js';
+import { createInProcessJobQueue } from '../src/adapters/queues/in-process-job-queue.js';
 import { ExtractiveSummarizer } from '../src/models/summaries/extractive-summarizer.js';
 import { TiktokenTokenCounter } from '../src/models/tokens/tiktoken-token-counter.js';
 import type { DeriveJob } from '../src/domain/jobs.js';

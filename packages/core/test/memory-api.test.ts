@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isMemoryMessage, type StoredMessage } from '../src/domain/message.js';
 import { StrataError } from '../src/errors/strata-error.js';
 import { createMemory } from '../src/create-memory.js';
-import { createInMemorySessionStore } from '../src/adapters/in-memory-session-store.js';
+import { createInMemorySessionStore } from '../src/adapters/in-memory/in-memory-session-store.js';
 import type { LexicalIndex } from '../src/ports/lexical-index.js';
 import type { SessionStore } from '../src/ports/session-store.js';
 import type { TopicStore } from '../src/ports/topic-store.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createMemory } from '../src/create-memory.js';
-import { createInMemorySessionStore } from '../src/adapters/in-memory-session-store.js';
-import { createInMemoryKnowledgeBase } from '../src/adapters/in-memory-knowledge-base.js';
-import { createInProcessJobQueue } from '../src/adapters/in-process-job-queue.js';
+import { createInMemorySessionStore } from '../src/adapters/in-memory/in-memory-session-store.js';
+import { createInMemoryKnowledgeBase } from '../src/adapters/knowledge/in-memory-knowledge-base.js';
+import { createInProcessJobQueue } from '../src/adapters/queues/in-process-job-queue.js';
 import { TiktokenTokenCounter } from '../src/models/tokens/tiktoken-token-counter.js';
 import { messageTokens } from '../src/services/retrieval/context.js';
 import type { ContextResult } from '../src/services/retrieval/context.js';

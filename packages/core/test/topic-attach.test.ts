@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createInMemorySessionStore } from '../src/adapters/in-memory-session-store.js';
-import { createInMemoryKnowledgeBase } from '../src/adapters/in-memory-knowledge-base.js';
-import { createInlineJobQueue } from '../src/adapters/inline-job-queue.js';
+import { createInMemorySessionStore } from '../src/adapters/in-memory/in-memory-session-store.js';
+import { createInMemoryKnowledgeBase } from '../src/adapters/knowledge/in-memory-knowledge-base.js';
+import { createInlineJobQueue } from '../src/adapters/queues/inline-job-queue.js';
 import { policySchema } from '../src/config/policy.js';
 import type { DeriveResult } from '../src/domain/jobs.js';
 import { jobKey } from '../src/engine/ids.js';

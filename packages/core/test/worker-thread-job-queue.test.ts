@@ -5,8 +5,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createMemory } from '../src/create-memory.js';
-import { createInProcessJobQueue } from '../src/adapters/in-process-job-queue.js';
-import { createWorkerThreadJobQueue } from '../src/adapters/worker-thread-job-queue.js';
+import { createInProcessJobQueue } from '../src/adapters/queues/in-process-job-queue.js';
+import { createWorkerThreadJobQueue } from '../src/adapters/queues/worker-thread-job-queue.js';
 import type { JobQueue } from '../src/ports/job-queue.js';
 import { steppingClock } from './helpers.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryLexicalIndex } from '../adapters/in-memory-lexical-index.js';
+import { InMemoryLexicalIndex } from '../adapters/in-memory/in-memory-lexical-index.js';
 import type { LexicalQuery } from '../ports/lexical-index.js';
 import { decodeLexicalDump, encodeLexicalDump } from './lexical-snapshot.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LexicalHit, LexicalIndex, LexicalQuery } from '../../ports/lexical-index.js';
-import { InMemoryLexicalIndex } from '../../adapters/in-memory-lexical-index.js';
+import { InMemoryLexicalIndex } from '../../adapters/in-memory/in-memory-lexical-index.js';
 import { searchOnce } from './search-once.js';
 
 /** A real BM25 index behind the port, counting the searches that reach it. */

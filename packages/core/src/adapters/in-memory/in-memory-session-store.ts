@@ -1,8 +1,8 @@
-import type { Fact, JobRecord, Summary } from '../domain/derived.js';
-import type { StoredMessage } from '../domain/message.js';
-import type { Session } from '../domain/session.js';
-import { StrataError } from '../errors/strata-error.js';
-import type { LexicalHit, LexicalIndex, LexicalQuery } from '../ports/lexical-index.js';
+import type { Fact, JobRecord, Summary } from '../../domain/derived.js';
+import type { StoredMessage } from '../../domain/message.js';
+import type { Session } from '../../domain/session.js';
+import { StrataError } from '../../errors/strata-error.js';
+import type { LexicalHit, LexicalIndex, LexicalQuery } from '../../ports/lexical-index.js';
 import type {
   FactFilter,
   JobFilter,
@@ -12,9 +12,9 @@ import type {
   SummaryFilter,
   WriteBatch,
   WriteReceipt,
-} from '../ports/session-store.js';
-import type { Topic, TopicStorage, TurnLink } from '../domain/topic.js';
-import type { LinkFilter, TopicFilter, TopicOp, TopicStore } from '../ports/topic-store.js';
+} from '../../ports/session-store.js';
+import type { Topic, TopicStorage, TurnLink } from '../../domain/topic.js';
+import type { LinkFilter, TopicFilter, TopicOp, TopicStore } from '../../ports/topic-store.js';
 import { applyStoreOp } from './in-memory-apply-op.js';
 import { copyFact, copyJob, copyMessage, copySession, copySummary } from './in-memory-copies.js';
 import { applyTopicOp, copyTopic, selectLinks, selectTopicStorage, selectTopics } from './in-memory-topic-ops.js';

@@ -1,6 +1,6 @@
-import { Bm25Index } from '../lexical/bm25-index.js';
-import type { LexicalDump, LexicalEntry, LexicalImage } from '../lexical/lexical-snapshot.js';
-import type { LexicalHit, LexicalKind, LexicalQuery } from '../ports/lexical-index.js';
+import { Bm25Index } from '../../lexical/bm25-index.js';
+import type { LexicalDump, LexicalEntry, LexicalImage } from '../../lexical/lexical-snapshot.js';
+import type { LexicalHit, LexicalKind, LexicalQuery } from '../../ports/lexical-index.js';
 
 /**
  * The in-memory store's lexical index: one BM25 index per namespace and kind, so a query can

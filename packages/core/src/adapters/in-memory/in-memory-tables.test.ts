@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredMessage } from '../domain/message.js';
+import type { StoredMessage } from '../../domain/message.js';
 import { lowerBound } from './in-memory-tables.js';
 
 const at = (seqs: number[]): StoredMessage[] => seqs.map((seq) => ({ seq }) as StoredMessage);

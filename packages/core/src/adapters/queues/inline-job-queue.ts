@@ -1,7 +1,7 @@
-import type { DeriveJob, DeriveResult } from '../domain/jobs.js';
-import type { PendingJob } from '../domain/retrieval.js';
-import { StrataError, isWorthRetrying } from '../errors/strata-error.js';
-import type { JobQueue, JobRuntime } from '../ports/job-queue.js';
+import type { DeriveJob, DeriveResult } from '../../domain/jobs.js';
+import type { PendingJob } from '../../domain/retrieval.js';
+import { StrataError, isWorthRetrying } from '../../errors/strata-error.js';
+import type { JobQueue, JobRuntime } from '../../ports/job-queue.js';
 
 /**
  * {@link JobQueue} that does the work inside `enqueue`: each job is derived and applied before

@@ -4,9 +4,9 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
-import { StrataError } from '../errors/strata-error.js';
-import { createOfflineDeriveModels } from '../services/derivation/offline-derive-models.js';
-import { deriveJob, type DeriveModels } from '../services/derivation/derive.js';
+import { StrataError } from '../../errors/strata-error.js';
+import { createOfflineDeriveModels } from '../../services/derivation/offline-derive-models.js';
+import { deriveJob, type DeriveModels } from '../../services/derivation/derive.js';
 import type { DeriveReply, DeriveRequest, DeriveThreadData, ThreadError } from './derive-thread-protocol.js';
 
 async function loadModels(data: DeriveThreadData): Promise<DeriveModels> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { copyData, copyFact, copyMessage, copySummary, factFields, messageFields, summaryFields } from './in-memory-copies.js';
-import type { StoredMessage } from '../domain/message.js';
-import type { Fact, Summary } from '../domain/derived.js';
+import type { StoredMessage } from '../../domain/message.js';
+import type { Fact, Summary } from '../../domain/derived.js';
 
 describe('copyData', () => {
   it('copies nested plain data so that no object is shared', () => {

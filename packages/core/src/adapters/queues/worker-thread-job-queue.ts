@@ -1,7 +1,7 @@
-import type { PolicyInput } from '../config/policy.js';
-import type { DeriveJob } from '../domain/jobs.js';
-import type { PendingJob } from '../domain/retrieval.js';
-import type { JobQueue, JobRuntime } from '../ports/job-queue.js';
+import type { PolicyInput } from '../../config/policy.js';
+import type { DeriveJob } from '../../domain/jobs.js';
+import type { PendingJob } from '../../domain/retrieval.js';
+import type { JobQueue, JobRuntime } from '../../ports/job-queue.js';
 import { DeriveThread } from './derive-thread.js';
 import { InProcessJobQueue, type InProcessJobQueueOptions } from './in-process-job-queue.js';
 

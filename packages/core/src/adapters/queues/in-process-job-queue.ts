@@ -1,8 +1,8 @@
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
-import type { DeriveJob, DeriveResult } from '../domain/jobs.js';
-import type { PendingJob } from '../domain/retrieval.js';
-import { StrataError, isWorthRetrying } from '../errors/strata-error.js';
-import type { JobQueue, JobRuntime } from '../ports/job-queue.js';
+import type { DeriveJob, DeriveResult } from '../../domain/jobs.js';
+import type { PendingJob } from '../../domain/retrieval.js';
+import { StrataError, isWorthRetrying } from '../../errors/strata-error.js';
+import type { JobQueue, JobRuntime } from '../../ports/job-queue.js';
 
 export interface InProcessJobQueueOptions {
   /** How many jobs run at once. @defaultValue 2 */

@@ -1,9 +1,9 @@
-import type { Fact, JobRecord, Summary } from '../domain/derived.js';
-import type { StoredMessage } from '../domain/message.js';
-import type { Session } from '../domain/session.js';
-import type { FactFilter, JobFilter, MessageFilter, SessionFilter, SummaryFilter } from '../ports/session-store.js';
+import type { Fact, JobRecord, Summary } from '../../domain/derived.js';
+import type { StoredMessage } from '../../domain/message.js';
+import type { Session } from '../../domain/session.js';
+import type { FactFilter, JobFilter, MessageFilter, SessionFilter, SummaryFilter } from '../../ports/session-store.js';
 import { isCurrentFact, lowerBound, type InMemoryTables } from './in-memory-tables.js';
-import { predicateKind } from '../lexical/fact-lexical-text.js';
+import { predicateKind } from '../../lexical/fact-lexical-text.js';
 
 /*
  * The read side of the in-memory store: filters and orderings exactly as the SessionStore

@@ -1,7 +1,7 @@
-import type { Topic, TopicStorage, TurnLink } from '../domain/topic.js';
-import { compressText } from '../engine/topics/cold-text.js';
-import { StrataError } from '../errors/strata-error.js';
-import type { LinkFilter, TopicFilter, TopicOp } from '../ports/topic-store.js';
+import type { Topic, TopicStorage, TurnLink } from '../../domain/topic.js';
+import { compressText } from '../../engine/topics/cold-text.js';
+import { StrataError } from '../../errors/strata-error.js';
+import type { LinkFilter, TopicFilter, TopicOp } from '../../ports/topic-store.js';
 import { lowerBound, type InMemoryTables } from './in-memory-tables.js';
 import { messageRecord } from './in-memory-copies.js';
 

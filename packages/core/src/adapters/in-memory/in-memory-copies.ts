@@ -1,6 +1,6 @@
-import type { Fact, JobRecord, Summary } from '../domain/derived.js';
-import type { NewMessage, StoredMessage } from '../domain/message.js';
-import type { Session } from '../domain/session.js';
+import type { Fact, JobRecord, Summary } from '../../domain/derived.js';
+import type { NewMessage, StoredMessage } from '../../domain/message.js';
+import type { Session } from '../../domain/session.js';
 
 /*
  * Copies of stored records for the in-memory store's reads, so callers never share objects

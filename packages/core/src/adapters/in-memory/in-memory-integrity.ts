@@ -1,6 +1,6 @@
-import { StrataError } from '../errors/strata-error.js';
-import type { StoreOp } from '../ports/session-store.js';
-import type { Summary } from '../domain/derived.js';
+import { StrataError } from '../../errors/strata-error.js';
+import type { StoreOp } from '../../ports/session-store.js';
+import type { Summary } from '../../domain/derived.js';
 import { isCurrentFact, type InMemoryTables } from './in-memory-tables.js';
 
 /**

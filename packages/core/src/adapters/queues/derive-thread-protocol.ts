@@ -1,7 +1,7 @@
-import type { DeriveJob, DeriveResult } from '../domain/jobs.js';
-import type { StrataErrorCode } from '../errors/strata-error.js';
-import type { DeriveAttempt } from '../ports/job-queue.js';
-import type { PolicyInput } from '../config/policy.js';
+import type { DeriveJob, DeriveResult } from '../../domain/jobs.js';
+import type { StrataErrorCode } from '../../errors/strata-error.js';
+import type { DeriveAttempt } from '../../ports/job-queue.js';
+import type { PolicyInput } from '../../config/policy.js';
 
 /** What a derive thread is started with. */
 export interface DeriveThreadData {

@@ -1,10 +1,10 @@
-import { StrataError } from '../errors/strata-error.js';
+import { StrataError } from '../../errors/strata-error.js';
 import { validateChanges, validateDimensionsOption, validateEntries, validateQuery } from './knowledge-validation.js';
 import { KnowledgePartition as Partition } from './knowledge-partition.js';
 import { KIND_BITS, isMatch, rowOf, toRowFilter } from './knowledge-row.js';
 import type { Row } from './knowledge-row.js';
 import { TopK, offerPartition } from './knowledge-top-k.js';
-import type { KnowledgeBase, KnowledgeEntry, KnowledgeFilter, KnowledgeMatch, KnowledgeQuery } from '../ports/knowledge-base.js';
+import type { KnowledgeBase, KnowledgeEntry, KnowledgeFilter, KnowledgeMatch, KnowledgeQuery } from '../../ports/knowledge-base.js';
 
 function partitionKey(namespace: string, kind: string): string {
   return `${namespace}\u0000${kind}`;

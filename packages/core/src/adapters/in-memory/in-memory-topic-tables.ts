@@ -1,4 +1,4 @@
-import type { Topic, TurnLink } from '../domain/topic.js';
+import type { Topic, TurnLink } from '../../domain/topic.js';
 import { Table, type UndoLog } from './in-memory-table.js';
 
 /** A message's text in cold storage; the message row then holds an empty content. */

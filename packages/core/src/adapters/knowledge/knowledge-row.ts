@@ -1,4 +1,4 @@
-import type { KnowledgeEntry, KnowledgeFilter, KnowledgeKind } from '../ports/knowledge-base.js';
+import type { KnowledgeEntry, KnowledgeFilter, KnowledgeKind } from '../../ports/knowledge-base.js';
 
 /** An entry's metadata; its unit vector lives in its partition at `slot`. */
 export interface Row {

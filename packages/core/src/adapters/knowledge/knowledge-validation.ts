@@ -1,5 +1,5 @@
-import { StrataError } from '../errors/strata-error.js';
-import type { KnowledgeEntry, KnowledgeFilter, KnowledgeQuery } from '../ports/knowledge-base.js';
+import { StrataError } from '../../errors/strata-error.js';
+import type { KnowledgeEntry, KnowledgeFilter, KnowledgeQuery } from '../../ports/knowledge-base.js';
 
 // The input rules every KnowledgeBase adapter applies, in one place, so that all adapters
 // refuse the same input with the same codes and messages.

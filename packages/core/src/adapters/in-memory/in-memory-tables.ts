@@ -1,9 +1,9 @@
-import type { Fact, JobRecord, Summary } from '../domain/derived.js';
-import type { StoredMessage } from '../domain/message.js';
-import type { Session } from '../domain/session.js';
-import { restoreText } from '../engine/topics/cold-text.js';
-import { turnLexicalText } from '../lexical/turn-lexical-text.js';
-import { factLexicalText, predicateKind } from '../lexical/fact-lexical-text.js';
+import type { Fact, JobRecord, Summary } from '../../domain/derived.js';
+import type { StoredMessage } from '../../domain/message.js';
+import type { Session } from '../../domain/session.js';
+import { restoreText } from '../../engine/topics/cold-text.js';
+import { turnLexicalText } from '../../lexical/turn-lexical-text.js';
+import { factLexicalText, predicateKind } from '../../lexical/fact-lexical-text.js';
 import { InMemoryLexicalIndex } from './in-memory-lexical-index.js';
 import { InMemoryTopicTables } from './in-memory-topic-tables.js';
 import { Table, UndoLog } from './in-memory-table.js';

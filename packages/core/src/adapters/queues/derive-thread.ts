@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import type { DeriveJob, DeriveResult } from '../domain/jobs.js';
-import { StrataError } from '../errors/strata-error.js';
-import type { DeriveAttempt } from '../ports/job-queue.js';
+import type { DeriveJob, DeriveResult } from '../../domain/jobs.js';
+import { StrataError } from '../../errors/strata-error.js';
+import type { DeriveAttempt } from '../../ports/job-queue.js';
 import type { DeriveReply, DeriveRequest, DeriveThreadData } from './derive-thread-protocol.js';
 
 interface Waiter {

@@ -1,7 +1,7 @@
-import type { NewMessage, StoredMessage } from '../domain/message.js';
-import type { Session } from '../domain/session.js';
-import { StrataError } from '../errors/strata-error.js';
-import type { StoreOp } from '../ports/session-store.js';
+import type { NewMessage, StoredMessage } from '../../domain/message.js';
+import type { Session } from '../../domain/session.js';
+import { StrataError } from '../../errors/strata-error.js';
+import type { StoreOp } from '../../ports/session-store.js';
 import type { InMemoryTables } from './in-memory-tables.js';
 import { messageRecord } from './in-memory-copies.js';
 
