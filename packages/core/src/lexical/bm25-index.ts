@@ -1,3 +1,4 @@
+// Kept in one file: one index whose search strategies (document at a time with max-score and block-max, term at a time) share its per-document arrays and its lazily restored state.
 import { analyzeText } from './analyze.js';
 import { BLOCK_SIZE, PostingList } from './posting-list.js';
 import { ScoreFloor } from './score-floor.js';

@@ -1,3 +1,4 @@
+// Kept in one file: one binary format, whose writer and reader must stay in step byte for byte.
 import { createHash } from 'node:crypto';
 import type { Bm25Dump, Bm25Image } from './bm25-index.js';
 import { analyzeText } from './analyze.js';

@@ -1,3 +1,4 @@
+// Kept in one file: the Memory facade, one method per public operation, each checking its input and handing the work to a service.
 import type { MessageInput, StoredMessage } from '../domain/message.js';
 import type { Fact } from '../domain/derived.js';
 import type { SearchHit } from '../domain/retrieval.js';

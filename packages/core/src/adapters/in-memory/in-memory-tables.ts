@@ -1,3 +1,4 @@
+// Kept in one file: the tables and every secondary index their hooks keep in step, so that no index can miss a hook.
 import type { Fact, JobRecord, Summary } from '../../domain/derived.js';
 import type { StoredMessage } from '../../domain/message.js';
 import type { Session } from '../../domain/session.js';

@@ -1,3 +1,4 @@
+// Kept in one file: one state machine (queued, running, waiting for a retry, failed); split, its invariants would spread over files.
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import type { DeriveJob, DeriveResult } from '../../domain/jobs.js';
 import type { PendingJob } from '../../domain/retrieval.js';

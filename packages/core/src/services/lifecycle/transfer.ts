@@ -1,3 +1,4 @@
+// Kept in one file: export and import of one bundle format, so that what export writes is what import reads back.
 import { parseWith } from '../../config/parse.js';
 import { NAME_HINT, newNamespaceSchema } from '../input-schemas.js';
 import { bundleSchema, confinementProblems, intoNamespace, namespaceOf, type ParsedBundle } from './bundle-schema.js';

@@ -1,3 +1,4 @@
+// Kept in one file: one pipeline, `buildContext`; the helpers below serve only it.
 import { isMemoryMessage, type ContextMessage, type MemoryMessage, type StoredMessage } from '../../domain/message.js';
 import type { ManifestItem, PendingJob } from '../../domain/retrieval.js';
 import type { Session } from '../../domain/session.js';

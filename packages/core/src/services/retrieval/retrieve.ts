@@ -1,3 +1,4 @@
+// Kept in one file: one retrieval pipeline; the channels and expansions below serve only `retrieve`, which fuses them.
 import type { Fact, Summary } from '../../domain/derived.js';
 import type { StoredMessage } from '../../domain/message.js';
 import type { SearchHit } from '../../domain/retrieval.js';
