@@ -21,6 +21,30 @@ const WORKSPACE = '^(packages|apps)/|^@strata/';
 /** Test files of a package: adapters run testkit's contract suites there. */
 const TEST_FILES = '(^|/)test/|\\.test\\.ts$';
 
+/**
+ * The layers of core's sources, lowest first (packages/core/src/README.md): a module imports
+ * only its own layer and the layers before it. Layers in one entry are siblings, neither
+ * importing the other: engine (pure decisions) and models (offline models). `root` is the
+ * files directly in src/ (createMemory, its options, the store URL opener, index.ts).
+ * Colocated tests (`*.test.ts`) are left out: a test may use any layer.
+ */
+const CORE_LAYERS = [['errors'], ['domain'], ['ports'], ['shared'], ['config'], ['lexical'], ['engine', 'models'], ['services'], ['adapters'], ['root']];
+const CORE_SRC = '^packages/core/src/';
+const coreLayerPath = (layer) => (layer === 'root' ? `${CORE_SRC}[^/]+$` : `${CORE_SRC}${layer}/`);
+
+/** One rule per pair, `core-<lower>-not-<higher>`, so that a violation names both layers. */
+const coreLayerRules = CORE_LAYERS.flatMap((group, index) =>
+  group.flatMap((lower) =>
+    [...group.filter((sibling) => sibling !== lower), ...CORE_LAYERS.slice(index + 1).flat()].map((higher) => ({
+      name: `core-${lower}-not-${higher}`,
+      severity: 'error',
+      comment: `Core's layers, lowest first: ${CORE_LAYERS.map((layers) => layers.join(' | ')).join(', ')}. ${lower} may not import ${higher}: move what both need to a layer both may import.`,
+      from: { path: coreLayerPath(lower), pathNot: '\\.test\\.ts$' },
+      to: { path: coreLayerPath(higher) },
+    })),
+  ),
+);
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -89,6 +113,7 @@ module.exports = {
       from: {},
       to: { path: '^@strata/[^/]+/.+' },
     },
+    ...coreLayerRules,
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
