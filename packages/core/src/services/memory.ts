@@ -133,7 +133,9 @@ export class Memory {
    */
   async rederiveDegraded(): Promise<{ jobs: number; remaining: number }> {
     this.assertOpen();
-    return this.recovery.rederiveAll(() => this.flush());
+    return this.recovery.rederiveAll(async () => {
+      await this.flush();
+    });
   }
 
   /**
