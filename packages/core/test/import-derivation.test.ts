@@ -37,37 +37,49 @@ describe('an imported bundle derives in the background', () => {
   });
 });
 
+/** An in-memory store whose planning reads of a session's jobs first await `planning(sessionId)`. */
+async function storeWithPlanningGate(planning: (sessionId: string) => Promise<void>) {
+  const { createInMemorySessionStore } = await import('../src/adapters/in-memory/in-memory-session-store.js');
+  const inner = await createInMemorySessionStore();
+  return new Proxy(inner, {
+    get(target, key, receiver) {
+      if (key !== 'jobs') return Reflect.get(target, key, receiver);
+      return async (filter: JobFilter) => {
+        if (filter.sessionId !== undefined) await planning(filter.sessionId);
+        return target.jobs(filter);
+      };
+    },
+  });
+}
+
+/** A bundle of `count` sessions of 10 verbatim turns, with nothing derived (all of it to derive after import). */
+async function verbatimBundle(count: number): Promise<LooseBundle> {
+  const source = await createMemory();
+  const bundles: LooseBundle[] = [];
+  for (let i = 0; i < count; i++) {
+    const session = await source.sessions.create({ namespace: 'ns' });
+    await source.append(session.id, HISTORY.slice(0, 10));
+    bundles.push(JSON.parse(await source.export(session.id, { format: 'json' })) as LooseBundle);
+  }
+  await source.close();
+  const bundle = { ...(bundles[0] as LooseBundle), sessions: bundles.flatMap((b) => b.sessions), facts: [] };
+  for (const entry of bundle.sessions) Object.assign(entry, { summaries: [], jobs: [] });
+  return bundle;
+}
+
 describe('reading one session after an import of many', () => {
   it('waits for the planning of that session only, not for the rest of the import', { timeout: 10_000 }, async () => {
-    const { createInMemorySessionStore } = await import('../src/adapters/in-memory/in-memory-session-store.js');
-    const inner = await createInMemorySessionStore();
     // the planning of the first imported session hangs until released (a slow store, a busy pool)
     let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let blocked = '';
-    const store = new Proxy(inner, {
-      get(target, key, receiver) {
-        if (key !== 'jobs') return Reflect.get(target, key, receiver);
-        return async (filter: JobFilter) => {
-          if (filter.sessionId === blocked) await released;
-          return target.jobs(filter);
-        };
-      },
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
     });
-    const source = await createMemory();
-    const ids: string[] = [];
-    for (let i = 0; i < 4; i++) {
-      const session = await source.sessions.create({ namespace: 'ns' });
-      await source.append(session.id, HISTORY.slice(0, 10));
-      ids.push(session.id);
-    }
-    const bundles = await Promise.all(ids.map(async (id) => JSON.parse(await source.export(id, { format: 'json' })) as LooseBundle));
-    await source.close();
-    const bundle = { ...bundles[0], sessions: bundles.flatMap((b) => b.sessions), facts: [] };
-    for (const entry of bundle.sessions) Object.assign(entry, { summaries: [], jobs: [] });
-
+    const bundle = await verbatimBundle(4);
+    const blocked = bundle.sessions[0]?.session.id ?? '';
+    const store = await storeWithPlanningGate(async (sessionId) => {
+      if (sessionId === blocked) await released;
+    });
     const target = await createMemory({ store });
-    blocked = bundle.sessions[0]?.session.id ?? '';
     const report = await target.import(bundle);
     const last = report.sessionIds.find((id) => id !== blocked) as string;
     // a macrotask later the background planning has started, and is stuck on the first session
@@ -84,40 +96,19 @@ describe('reading one session after an import of many', () => {
 
 describe('closing after an import', () => {
   it('drops the planning not yet done when the queue drops its jobs at close, instead of waiting for it', { timeout: 10_000 }, async () => {
-    const { createInMemorySessionStore } = await import('../src/adapters/in-memory/in-memory-session-store.js');
-    const inner = await createInMemorySessionStore();
     // every session's planning waits for the gate: the first one runs while close is called
     let open!: () => void;
     const gate = new Promise<void>((resolve) => {
       open = resolve;
     });
     let planning = 0;
-    const store = new Proxy(inner, {
-      get(target, key, receiver) {
-        if (key !== 'jobs') return Reflect.get(target, key, receiver);
-        return async (filter: JobFilter) => {
-          if (filter.sessionId !== undefined) {
-            planning++;
-            await gate;
-          }
-          return target.jobs(filter);
-        };
-      },
+    const store = await storeWithPlanningGate(async () => {
+      planning++;
+      await gate;
     });
-    const source = await createMemory();
-    const bundles: LooseBundle[] = [];
-    for (let i = 0; i < 3; i++) {
-      const session = await source.sessions.create({ namespace: 'ns' });
-      await source.append(session.id, HISTORY.slice(0, 10));
-      bundles.push(JSON.parse(await source.export(session.id, { format: 'json' })) as LooseBundle);
-    }
-    await source.close();
-    const bundle = { ...bundles[0], sessions: bundles.flatMap((b) => b.sessions), facts: [] };
-    for (const entry of bundle.sessions) Object.assign(entry, { summaries: [], jobs: [] });
-
     // the default in-process queue drops queued jobs at close
     const target = await createMemory({ store });
-    await target.import(bundle);
+    await target.import(await verbatimBundle(3));
     // a macrotask later the background planning has started on the first session
     await new Promise((resolve) => setImmediate(resolve));
     expect(planning).toBe(1);
