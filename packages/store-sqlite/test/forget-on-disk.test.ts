@@ -31,10 +31,14 @@ describe('forgotten text on disk (SQLite)', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  /** The memory's clock: real time, plus what a test moves it on by. */
+  let skewMs = 0;
+
   async function open(): Promise<{ memory: Memory; path: string }> {
     dir = await mkdtemp(join(tmpdir(), 'strata-forget-'));
     const path = join(dir, 'memory.sqlite');
-    memory = await createMemory({ store: await createSqliteSessionStore({ path }), knowledge: await createSqliteKnowledgeBase({ path }) });
+    skewMs = 0;
+    memory = await createMemory({ store: await createSqliteSessionStore({ path }), knowledge: await createSqliteKnowledgeBase({ path }), clock: { now: () => Date.now() + skewMs } });
     return { memory, path };
   }
 
@@ -70,8 +74,8 @@ describe('forgotten text on disk (SQLite)', () => {
     await talk(m, 'old', 'Wombat5527');
     await talk(m, 'tenant', 'Numbat8830');
     await talk(m, 'kept', 'Bilby4412');
-    // prune by age: every session is older than 0.00001 days once a second has passed
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    // prune by age: every session is older than 0.00001 days (0.9 s) once the clock moved on by 2 s
+    skewMs = 2_000;
     expect((await m.sessions.prune({ olderThanDays: 1e-5, namespace: 'old' })).sessions).toHaveLength(1);
     expect(onDisk(path, 'Wombat5527')).toBe(0);
     await m.forget({ namespace: 'tenant' });
