@@ -9,8 +9,8 @@ const kindIds = (hits: LexicalHit[]): string[] => hits.map((hit) => `${hit.kind}
 
 /**
  * BM25 search. Only orderings with a clear margin are asserted and ties are never assumed
- * to come in a given order, so that stores with slightly different BM25 variants (FTS5
- * clamps negative idf) pass alike.
+ * to come in a given order, so that stores with slightly different BM25 variants (one that
+ * clamps negative idf, as SQLite's FTS5 did) pass alike.
  */
 export function describeLexicalSearch(test: Define, store: CurrentStore, lexical: CurrentLexical): void {
   const search = (query: Partial<LexicalQuery> & { text: string }): Promise<LexicalHit[]> =>

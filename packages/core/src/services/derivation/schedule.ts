@@ -67,7 +67,7 @@ async function planIngestJobs(deps: MemoryDeps, session: Session, pending: Pendi
 
 /** Current facts lexically related to the turns, so an extractor can reuse slot names. */
 export async function relatedFacts(deps: MemoryDeps, namespace: string, turns: TranscriptTurn[]): Promise<KnownFact[]> {
-  // a few hundred characters find the slots that matter; thousands make a costly FTS query
+  // a few hundred characters find the slots that matter; thousands make a costly search (every posting of every term is read on PostgreSQL)
   const text = turns.filter((t) => t.role === 'user').map((t) => t.content).join(' ').slice(0, 400);
   if (!text.trim()) return [];
   const hits = await deps.lexical.search({ namespace, text, kinds: ['fact'], k: 20 });
