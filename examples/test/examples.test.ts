@@ -1,31 +1,7 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { promptText, startOpenAiStub, type ChatCompletionRequest, type OpenAiStub } from '@strata/testkit';
-
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-
-interface RunResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Runs an example the way the README tells a user to. Asynchronous on purpose: the OpenAI stub
- * lives in this process and must keep answering while the example runs.
- */
-function runExample(file: string, env: Record<string, string | undefined>): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@strata/source', `examples/${file}`], { cwd: repoRoot, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+// asynchronous on purpose: the OpenAI stub lives in this process and must keep answering while an example runs
+import { runExample } from './run-example.js';
 
 /** Stands in for an LLM: it can only answer from the memory strata put in its prompt. */
 function answerFromMemory(request: ChatCompletionRequest): string {
