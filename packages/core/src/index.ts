@@ -41,6 +41,7 @@ export type { UsageListener } from './ports/models.js';
 
 export { analyzeText, isStopWord } from './lexical/analyze.js';
 export { Bm25Index } from './lexical/bm25-index.js';
+export type { Bm25Hit } from './lexical/bm25-index.js';
 export type { Bm25Dump, Bm25Image } from './lexical/bm25-index.js';
 export { decodeLexicalDump, encodeLexicalDump, lexicalRulesFingerprint } from './lexical/lexical-snapshot.js';
 export type { LexicalDump, LexicalEntry, LexicalImage } from './lexical/lexical-snapshot.js';
@@ -61,9 +62,11 @@ export type { WorkerThreadJobQueueOptions } from './adapters/queues/worker-threa
 export { createOfflineDeriveModels } from './services/derivation/offline-derive-models.js';
 
 export { ExtractiveSummarizer } from './models/summaries/extractive-summarizer.js';
+export type { ExtractiveSummarizerOptions } from './models/summaries/extractive-summarizer.js';
 export { HeuristicFactExtractor } from './models/facts/heuristic-fact-extractor.js';
 export { ObservationFactExtractor } from './models/facts/observation-fact-extractor.js';
 export { HashingEmbeddings } from './models/embeddings/hashing-embeddings.js';
+export type { HashingEmbeddingsOptions } from './models/embeddings/hashing-embeddings.js';
 export { TiktokenTokenCounter } from './models/tokens/tiktoken-token-counter.js';
 export { CharTokenCounter } from './models/tokens/char-token-counter.js';
 

@@ -21,6 +21,11 @@ export type FullSessionStore = SessionStore & TopicStore & LexicalIndex;
 
 /** What an adapter package exports to be opened by URL: it parses its own scheme's URL. */
 export interface StoreUrlOpener {
+  /**
+   * Opens the store `url` names (a URL of the package's own scheme).
+   * @throws StrataError CONFIG_INVALID for a URL it cannot read; the error must not echo the
+   *   URL, which may hold a password.
+   */
   openStoreUrl(url: string): Promise<FullSessionStore>;
 }
 

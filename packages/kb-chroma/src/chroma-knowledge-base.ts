@@ -23,6 +23,7 @@ import type { ChromaPlace } from './to-strata-error.js';
 export class ChromaKnowledgeBase implements KnowledgeBase {
   private closed = false;
 
+  /** @internal use createChromaKnowledgeBase() */
   constructor(private readonly records: ChromaRecords, private readonly place: ChromaPlace, private readonly dimensions: number) {}
 
   /** Checked against the collection's dimension before anything is sent. Repeated ids: the last one wins. */

@@ -20,7 +20,7 @@ export type { RememberArtifact } from './tools/remember-tool.js';
 export { createRecallTool } from './tools/recall-tool.js';
 export { createForgetTool } from './tools/forget-tool.js';
 export { MEMORY_NOTE_KEY, notesSessionId } from './tools/memory-tool-scope.js';
-export type { MemoryToolsOptions } from './tools/memory-tool-scope.js';
+export type { MemoryToolsOptions, PerToolRun } from './tools/memory-tool-scope.js';
 
 // LLM-backed derivation models over any LangChain chat model (e.g. ChatOpenAI).
 export { LlmSummarizer } from './models/llm-summarizer.js';

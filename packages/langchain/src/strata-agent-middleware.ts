@@ -18,6 +18,11 @@ export interface StrataAgentRuntime {
 /** A value, or a function of the agent run that gives it. */
 export type PerRun<T> = T | ((runtime: StrataAgentRuntime) => T);
 
+/**
+ * Options of {@link createStrataMiddleware}: the memory, the session of each run (by default
+ * from its thread id), the namespace to create it in, the token budget, and a hook that sees
+ * each context.
+ */
 export interface StrataMiddlewareOptions {
   memory: Memory;
   /**

@@ -5,6 +5,10 @@ import { toLangChainMessage } from './to-langchain-message.js';
 import { toMessageInputs } from './from-langchain-message.js';
 import { ensureSession, findSession, type NewSessionSpec } from './ensure-session.js';
 
+/**
+ * Options of {@link StrataChatMessageHistory}: the memory, the session it reads and writes, and
+ * how to create that session when it does not exist yet (`namespace`, `title`, `metadata`).
+ */
 export interface StrataChatMessageHistoryOptions {
   memory: Memory;
   /** The strata session the history reads and writes. */

@@ -18,6 +18,10 @@ export interface StrataDocumentMetadata {
   createdAt: number;
 }
 
+/**
+ * Options of {@link StrataRetriever}: the memory, the one namespace it searches, how many hits
+ * and of which kinds; plus LangChain's retriever fields (callbacks, tags, metadata, verbose).
+ */
 export interface StrataRetrieverOptions extends BaseRetrieverInput {
   memory: Memory;
   /** Only this namespace is searched: nothing of another namespace is ever returned. */

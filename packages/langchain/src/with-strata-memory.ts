@@ -13,6 +13,11 @@ import { buildStrataPrompt } from './strata-prompt.js';
  */
 export type WithStrataMemoryInput = string | BaseMessage | BaseMessage[];
 
+/**
+ * Options of {@link withStrataMemory}: the memory, the session of each call (fixed or from its
+ * config), the namespace to create it in, the system prompt, the token budget, and a hook
+ * that sees each context.
+ */
 export interface WithStrataMemoryOptions {
   memory: Memory;
   /**

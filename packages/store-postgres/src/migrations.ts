@@ -170,6 +170,10 @@ export const MIGRATIONS: readonly { version: number; description: string; sql: s
   },
 ];
 
+/**
+ * The schema version this package writes (the highest version in `schema_migrations`): opening a
+ * schema migrates an older one up to it and refuses a newer one (CONFIG_INVALID).
+ */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
 /**

@@ -33,6 +33,7 @@ import { selectFacts, selectJobs, selectMessages, selectSessions, selectSummarie
 import { applyBatch } from './session-write.js';
 import { applyTopicOp, selectLinks, selectTopicStorage, selectTopics } from './topic-ops.js';
 
+/** Options of `createPostgresSessionStore`: the {@link PostgresConnectionOptions} (URL, schema, pool). */
 export type PostgresSessionStoreOptions = PostgresConnectionOptions;
 
 /**
@@ -49,7 +50,7 @@ export class PostgresSessionStore implements SessionStore, LexicalIndex, TopicSt
   private closed = false;
   private readonly statistics: ImportStatistics;
 
-  /** Takes a connected, migrated database from `createPostgresSessionStore`. */
+  /** @internal use createPostgresSessionStore(), which connects and migrates first */
   constructor(private readonly db: Database) {
     this.statistics = new ImportStatistics(db.schema);
   }

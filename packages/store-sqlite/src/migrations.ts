@@ -233,6 +233,10 @@ export const MIGRATIONS: readonly { version: number; description: string; up: (d
   },
 ];
 
+/**
+ * The schema version this package writes (`PRAGMA user_version`): opening a file migrates an
+ * older one up to it and refuses a newer one (CONFIG_INVALID).
+ */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
 /**

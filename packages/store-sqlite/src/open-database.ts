@@ -7,6 +7,10 @@ import { migrate } from './migrations.js';
 import { toStrataError } from './to-strata-error.js';
 import { configureWalCheckpoints } from './wal-checkpointer.js';
 
+/**
+ * How to open a strata SQLite file, for the session store and the knowledge base alike: its
+ * path, durability, lock wait and encryption key.
+ */
 export interface SqliteOpenOptions {
   /** Path of the database file; ':memory:' for a private in-memory database. */
   path: string;

@@ -23,6 +23,11 @@ export const DEFAULT_LEXICAL_CACHE_DOCUMENTS = 100_000;
 const SAVE_AFTER_CHANGES = 2_000;
 const SAVE_AFTER_FRACTION = 0.2;
 
+/**
+ * What `SqliteSessionStore.lexicalCacheStats()` reports: the namespaces held (least recently
+ * searched first) with their document counts, the cap, and the documents loads analyzed or
+ * restored from snapshots since the store was opened.
+ */
 export interface LexicalCacheStats {
   held: { namespace: string; documents: number }[];
   maxDocuments: number;

@@ -10,6 +10,7 @@ import { openDatabase } from './open-database.js';
 import type { SqliteOpenOptions } from './open-database.js';
 import { toStrataError } from './to-strata-error.js';
 
+/** Options of `createSqliteKnowledgeBase`: how to open the file, and the vectors' dimension. */
 export type SqliteKnowledgeBaseOptions = SqliteOpenOptions & {
   /**
    * Output size of the embeddings model. Fixed per file: stored on first use, and a file that
@@ -36,6 +37,7 @@ export class SqliteKnowledgeBase implements KnowledgeBase {
   private readonly loaded = new Set<string>();
   private closed = false;
 
+  /** @internal use createSqliteKnowledgeBase() */
   constructor(private readonly table: KnowledgeTable, private readonly path: string, meta: KnowledgeMeta) {
     this.resetCache(meta);
   }

@@ -29,7 +29,7 @@ import { toStrataError } from './to-strata-error.js';
  * the `apply` queue, which only this process serves, because it owns the store. Keys are
  * deterministic and apply is idempotent, so a job enqueued twice, retried or replayed after
  * a crash is stored once. One store per prefix. `drain()` learns that jobs settled from the
- * local apply worker and from the queues' events (see {@link KeyTracker}), never by polling.
+ * local apply worker and from the queues' events (see `KeyTracker`), never by polling.
  */
 export class BullMqJobQueue implements JobQueue {
   /** Jobs stay in Redis after close, for any worker and the next app: the memory plans before it closes. */

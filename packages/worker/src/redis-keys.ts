@@ -2,9 +2,11 @@ import type { JobType } from '@strata/core';
 
 /** The derive queues, one per job type, so that a worker can serve only some of them. */
 export const DERIVE_QUEUES = ['ingest', 'summarize', 'consolidate'] as const satisfies readonly JobType[];
+/** A derive queue's name, which is its job type: `ingest`, `summarize` or `consolidate`. */
 export type DeriveQueueName = (typeof DERIVE_QUEUES)[number];
 /** Results waiting for the store owner. */
 export const APPLY_QUEUE = 'apply';
+/** Any of strata's BullMQ queues: a derive queue, or `apply`, where results wait for the store owner. */
 export type QueueName = DeriveQueueName | typeof APPLY_QUEUE;
 export const QUEUE_NAMES: readonly QueueName[] = [...DERIVE_QUEUES, APPLY_QUEUE];
 

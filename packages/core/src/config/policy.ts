@@ -154,5 +154,10 @@ export const policySchema = z
   })
   .prefault({});
 
+/** A complete policy, every default filled in: tier thresholds, topics and decay, input limits, context budget shares. */
 export type Policy = z.output<typeof policySchema>;
+/**
+ * The policy as `createMemory({ policy })` takes it: every field optional, defaults from
+ * {@link policySchema}; a value out of range throws StrataError CONFIG_INVALID.
+ */
 export type PolicyInput = z.input<typeof policySchema>;

@@ -6,6 +6,10 @@
 /** `batch`: summary of one seq range; `synopsis`: rolling summary of seq 1..toSeq. */
 export type SummaryLevel = 'batch' | 'synopsis';
 
+/**
+ * A working-tier summary of a session's turns `fromSeq`..`toSeq` (inclusive): a `batch`
+ * summary of one range or the rolling `synopsis`, naming the turns it was built from.
+ */
 export interface Summary {
   id: string;
   sessionId: string;
@@ -27,6 +31,10 @@ export interface Summary {
   degraded: boolean;
 }
 
+/**
+ * A long-term fact of a namespace (subject, predicate, object), with the messages that state
+ * it. Current while it has no `validTo`; a newer fact of the same slot supersedes it.
+ */
 export interface Fact {
   id: string;
   namespace: string;

@@ -78,11 +78,17 @@ export type DeriveJob =
       summaries: { id: string; fromSeq: number; toSeq: number; text: string; sourceMessageIds: string[] }[];
     });
 
+/** The embedding of one record (in an ingest result: a turn), by its id. */
 export interface VectorOf {
   id: string;
   vector: number[];
 }
 
+/**
+ * What a {@link DeriveJob} produced, by job type: an ingest's turn vectors and extracted facts,
+ * a summary or a synopsis with its vector. `degraded` when an offline fallback produced it.
+ * The store's owner applies it once: its job key guards the write in the ledger.
+ */
 export type DeriveResult =
   | {
       job: JobRef & { type: 'ingest' };

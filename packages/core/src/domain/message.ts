@@ -1,5 +1,10 @@
+/** Who a message is from; a `tool` message carries a tool's result and names its call in `toolCallId`. */
 export type Role = 'user' | 'assistant' | 'system' | 'tool';
 
+/**
+ * A tool call an assistant message requests: its `id` (the `toolCallId` of the `tool` message
+ * that answers it), the tool's name, and its arguments as a plain JSON object.
+ */
 export interface ToolCall {
   id: string;
   name: string;

@@ -1,4 +1,9 @@
+/** What a context candidate is: a stored turn, a batch summary, the rolling synopsis, or a fact. */
 export type ItemKind = 'turn' | 'summary' | 'synopsis' | 'fact';
+/**
+ * The memory tier a context candidate comes from: `immediate` (the newest turns, verbatim),
+ * `working` (summaries and synopsis), `long-term` (facts), `session` (stored turns recalled by search).
+ */
 export type Tier = 'immediate' | 'working' | 'long-term' | 'session';
 
 /** A search result, best first. */

@@ -10,6 +10,10 @@ export type StrataErrorCode =
 
 const BRAND = Symbol.for('strata.error');
 
+/**
+ * What a {@link StrataError} carries besides its code and message: the fix, the cause, and
+ * whether to retry (by default true only for BACKEND_UNAVAILABLE).
+ */
 export interface StrataErrorOptions {
   /** How to fix it, addressed to the developer. */
   hint: string;
@@ -37,6 +41,10 @@ export class StrataError extends Error {
     this.retryable = options.retryable ?? code === 'BACKEND_UNAVAILABLE';
   }
 
+  /**
+   * Whether `value` is a StrataError (of `code`, when given), by a brand rather than
+   * `instanceof`, so it holds across duplicate copies of the package.
+   */
   static is(value: unknown, code?: StrataErrorCode): value is StrataError {
     if (typeof value !== 'object' || value === null) return false;
     if ((value as Record<symbol, unknown>)[BRAND] !== true) return false;

@@ -40,7 +40,9 @@ export interface Bm25Image<M> {
   /** Analyzed terms per document, repeats included. */
   readonly lengths: Uint32Array;
   readonly terms: readonly string[];
+  /** The id of document `num` (0..count-1), read from the bytes when asked. */
   id(num: number): string;
+  /** The meta of document `num` (0..count-1), as it was added. */
   meta(num: number): M;
   /** Every id, in document order: what `id` gives, made at once. */
   ids(): string[];
@@ -176,6 +178,7 @@ export class Bm25Index<M> {
     return this.live;
   }
 
+  /** Whether a document is indexed under `id` (after a restore, builds the id lookup first). */
   has(id: string): boolean {
     return this.numberOf().has(id);
   }
@@ -284,7 +287,7 @@ export class Bm25Index<M> {
   }
 
   /**
-   * An index holding exactly what an image of a dump gave ({@link imageOfDump}, or a snapshot
+   * An index holding exactly what an image of a dump gave (`imageOfDump`, or a snapshot
    * read back), scoring as the dumped one did. The arrays are taken over, not copied. `analyze` must be the one the dumped index used.
    * Costs one pass over the document lengths and one map entry per term: a term's postings
    * are built when it is first searched, a document's id is read when a search returns it or

@@ -1,3 +1,4 @@
+/** What a knowledge base entry indexes: a stored turn, a summary, or a fact. */
 export type KnowledgeKind = 'turn' | 'summary' | 'fact';
 
 /** An indexed item. The KB is an index: everything in it can be rebuilt from the store. */
@@ -12,6 +13,10 @@ export interface KnowledgeEntry {
   createdAt: number;
 }
 
+/**
+ * Which entries a {@link KnowledgeBase} call covers: by namespace, kinds, session, current
+ * only; the conditions given all apply, and an empty filter matches every entry.
+ */
 export interface KnowledgeFilter {
   namespace?: string;
   kinds?: KnowledgeKind[];
@@ -20,6 +25,7 @@ export interface KnowledgeFilter {
   currentOnly?: boolean;
 }
 
+/** A {@link KnowledgeBase.query} request: the `k` entries closest to `vector` within one namespace and the filter. */
 export interface KnowledgeQuery {
   vector: number[];
   k: number;
@@ -27,6 +33,7 @@ export interface KnowledgeQuery {
   filter: KnowledgeFilter & { namespace: string };
 }
 
+/** One result of {@link KnowledgeBase.query}: the entry's id, kind and session, and its cosine similarity. */
 export interface KnowledgeMatch {
   id: string;
   kind: KnowledgeKind;

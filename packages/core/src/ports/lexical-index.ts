@@ -1,5 +1,11 @@
+/** What a lexical document is: a stored turn, a summary, or a fact. */
 export type LexicalKind = 'turn' | 'summary' | 'fact';
 
+/**
+ * A {@link LexicalIndex.search} request: BM25 over `text` within one namespace, among the
+ * given kinds, at most `k` hits; with `sessionId`, only that session's turns and summaries
+ * (facts belong to no session).
+ */
 export interface LexicalQuery {
   namespace: string;
   text: string;
@@ -8,6 +14,7 @@ export interface LexicalQuery {
   sessionId?: string;
 }
 
+/** One result of {@link LexicalIndex.search}: the record's kind and id, and its BM25 score. */
 export interface LexicalHit {
   kind: LexicalKind;
   id: string;

@@ -3,6 +3,10 @@ import type { ExtractedFact, KnownFact, ModelUsage, TranscriptTurn } from '../do
 /** Receives the token usage of each model call a summarizer or extractor makes. */
 export type UsageListener = (usage: ModelUsage) => void;
 
+/**
+ * What {@link Summarizer.summarize} gets: one batch of turns in seq order, the summary before
+ * them if any, and `maxTokens`, the most the summary may take (`policy.working.summaryMaxTokens`).
+ */
 export interface SummarizeInput {
   turns: TranscriptTurn[];
   /** The previous batch summary of the session, so summaries build on each other. */
@@ -12,6 +16,11 @@ export interface SummarizeInput {
   onUsage?: UsageListener;
 }
 
+/**
+ * What {@link Summarizer.consolidate} gets: the current synopsis, if any, the batch summaries to
+ * fold into it in seq order, and `maxTokens`, the most the synopsis may take
+ * (`policy.working.synopsisMaxTokens`).
+ */
 export interface ConsolidateInput {
   synopsis?: string;
   summaries: string[];
@@ -33,6 +42,10 @@ export interface Summarizer {
   consolidate(input: ConsolidateInput): Promise<{ text: string }>;
 }
 
+/**
+ * What {@link FactExtractor.extract} gets: the turns to read, in seq order, and current facts of
+ * the namespace lexically related to them, whose slot names it should reuse.
+ */
 export interface ExtractInput {
   turns: TranscriptTurn[];
   /** Current facts of the namespace, so slot names are reused. */
@@ -55,6 +68,7 @@ export interface FactExtractor {
 /** Counts tokens the way the target model's tokenizer would. Synchronous and pure. */
 export interface TokenCounter {
   readonly name: string;
+  /** The number of tokens `text` takes for the target model. */
   count(text: string): number;
 }
 
@@ -66,10 +80,15 @@ export interface TokenCounter {
 export interface Embedder {
   /** One vector per text, in input order, all of the same length. */
   embedDocuments(texts: string[]): Promise<number[][]>;
+  /**
+   * One vector for a single text (a search query, a summary), of the same length as
+   * `embedDocuments` gives.
+   */
   embedQuery(text: string): Promise<number[]>;
 }
 
 /** Time source; inject a fixed one in tests. */
 export interface Clock {
+  /** The current time, in epoch milliseconds. */
   now(): number;
 }

@@ -2,6 +2,10 @@ import type { Session } from '../domain/session.js';
 import type { NewMessage, StoredMessage } from '../domain/message.js';
 import type { Fact, JobRecord, JobType, Summary, SummaryLevel } from '../domain/derived.js';
 
+/**
+ * Which sessions `SessionStore.sessions` returns: by ids, by namespace, not updated since a
+ * time; the conditions given all apply. Newest `updatedAt` first, `limit` keeps the first N.
+ */
 export interface SessionFilter {
   ids?: string[];
   namespace?: string;
@@ -10,6 +14,10 @@ export interface SessionFilter {
   limit?: number;
 }
 
+/**
+ * Which messages `SessionStore.messages` returns: by session, namespace, ids, seq bounds or
+ * seq ranges; the conditions given all apply. Ordered by session, then seq ascending.
+ */
 export interface MessageFilter {
   sessionId?: string;
   namespace?: string;
@@ -23,12 +31,17 @@ export interface MessageFilter {
   seqRanges?: SeqRange[];
 }
 
+/** An inclusive range of seqs within one session (`fromSeq` to `toSeq`, both kept). */
 export interface SeqRange {
   sessionId: string;
   fromSeq: number;
   toSeq: number;
 }
 
+/**
+ * Which summaries `SessionStore.summaries` returns: by session, namespace, ids, level, range
+ * end or source message; the conditions given all apply. Ordered by session, then `fromSeq`.
+ */
 export interface SummaryFilter {
   sessionId?: string;
   namespace?: string;
@@ -40,6 +53,11 @@ export interface SummaryFilter {
   sourceMessageIds?: string[];
 }
 
+/**
+ * Which facts `SessionStore.facts` returns: by namespace, ids, subject, predicate or its kind,
+ * source message; the conditions given all apply. Current facts only unless
+ * `includeSuperseded`; ordered by `validFrom`, then id.
+ */
 export interface FactFilter {
   namespace?: string;
   ids?: string[];
@@ -55,6 +73,10 @@ export interface FactFilter {
   last?: number;
 }
 
+/**
+ * Which job ledger records `SessionStore.jobs` returns: one session's, optionally of one job
+ * type; ordered by `toSeq` ascending.
+ */
 export interface JobFilter {
   sessionId: string;
   type?: JobType;
@@ -88,12 +110,17 @@ export type StoreOp =
       jobs?: string[];
     };
 
+/** The steps `SessionStore.write` applies in one transaction, in order: all or nothing. */
 export interface WriteBatch {
   ops: StoreOp[];
   /** If set and this job key is already in the ledger, nothing is written (`applied: false`). */
   unlessJobApplied?: string;
 }
 
+/**
+ * What `SessionStore.write` did: `applied` is false (and nothing was written) when
+ * `unlessJobApplied` named a job already in the ledger.
+ */
 export interface WriteReceipt {
   applied: boolean;
   /** Messages stored by `appendMessages` / `insertMessages` steps, in order. */

@@ -1,11 +1,19 @@
 import type { Topic, TopicStorage, TurnLink } from '../domain/topic.js';
 
+/**
+ * Which topics `TopicStore.topics` returns: by session, namespace or ids; the conditions given
+ * all apply. Ordered by session, then `createdAt`, then id.
+ */
 export interface TopicFilter {
   sessionId?: string;
   namespace?: string;
   ids?: string[];
 }
 
+/**
+ * Which turn links `TopicStore.links` returns: by session, messages, topics or seq bounds; the
+ * conditions given all apply. Ordered by session, then seq.
+ */
 export interface LinkFilter {
   sessionId?: string;
   messageIds?: string[];

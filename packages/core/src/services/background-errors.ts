@@ -14,6 +14,7 @@ export type BackgroundErrorKind =
   /** Recording the topic accesses of a read (the read itself succeeded). */
   | 'topic-access';
 
+/** One failure of background work, as the `onError` listener receives it: what failed, the error, and the session. */
 export interface BackgroundError {
   kind: BackgroundErrorKind;
   error: unknown;

@@ -35,13 +35,13 @@ import { topicsApi, type TopicsApi } from './topics/topics-api.js';
 
 const SESSION_HINT = 'Pass the id returned by memory.sessions.create().';
 
+/** Rounds of drain and re-plan a flush runs before it reports what is left. */
+const DRAIN_ROUNDS = 100;
+
 /**
  * strata's facade: the four tiers of one app's memory. Create it with `createMemory()`.
  * Every method validates its input and throws StrataError (INVALID_INPUT, NOT_FOUND, ...).
  */
-/** Rounds of drain and re-plan a flush runs before it reports what is left. */
-const DRAIN_ROUNDS = 100;
-
 export class Memory {
   private readonly applyLock = new Mutex();
   /** Input schemas bounded by `policy.limits`. */
@@ -70,16 +70,36 @@ export class Memory {
 
   /** Sessions: create, read, list, rename, delete (with everything derived from them). */
   readonly sessions = {
+    /**
+     * Creates an empty session in `namespace` and returns it; without `id`, a fresh `ses_…` id.
+     * @throws StrataError CONFLICT when a session with that `id` exists already.
+     */
     create: (input: { namespace: string; id?: string; title?: string; metadata?: Record<string, unknown> }) => this.createSession(input),
+    /** The session with this id, or null when there is none. */
     get: (id: string) => this.getSession(id),
+    /** Sessions, all or of one namespace, most recently updated first; `limit` keeps the first N. */
     list: (filter: { namespace?: string; limit?: number } = {}) => this.listSessions(filter),
+    /**
+     * Sets a session's title (one line, at most 500 characters) and its `updatedAt`; returns it.
+     * @throws StrataError NOT_FOUND for an unknown session.
+     */
     rename: (id: string, title: string) => this.renameSession(id, title),
+    /**
+     * Forgets the session, its messages and summaries, in the store and the KB; facts stated only
+     * by its turns go too. Same as `forget({ sessionId })`, with its report.
+     * @throws StrataError NOT_FOUND for an unknown session.
+     */
     delete: (id: string) => this.forget({ sessionId: id }),
+    /**
+     * Forgets every session (of `namespace`, or of all) not updated in the last `olderThanDays`
+     * days, as `delete` does; returns the ids of the sessions forgotten.
+     */
     prune: (options: { olderThanDays: number; namespace?: string }) => this.pruneSessions(options),
   };
 
   /** Long-term facts of a namespace. */
   readonly facts = {
+    /** The namespace's facts, oldest `validFrom` first; only current ones unless `includeSuperseded`. */
     list: (filter: { namespace: string; includeSuperseded?: boolean }) => this.listFacts(filter),
   };
 

@@ -4,6 +4,10 @@ import { z } from 'zod';
 import { canonicalPredicate, parseWith, renderKnownFacts, renderTurns, speakerOf, type ExtractedFact, type ExtractInput, type FactExtractor, type KnownFact, type TranscriptTurn } from '@strata/core';
 import { invokeStructured, llmModelOptionsSchema, type StructuredOutputMethod } from './structured-call.js';
 
+/**
+ * Options of {@link LlmFactExtractor}: `model`, a LangChain chat model, and `method`, how it is
+ * asked for structured output (default `functionCalling`). A bad value throws CONFIG_INVALID.
+ */
 export type LlmFactExtractorOptions = z.input<typeof llmModelOptionsSchema>;
 
 const factsSchema = z.object({

@@ -4,6 +4,10 @@ import { z } from 'zod';
 import { parseWith, renderTurns, wordsFor, type ConsolidateInput, type SummarizeInput, type Summarizer } from '@strata/core';
 import { invokeStructured, llmModelOptionsSchema, type StructuredOutputMethod } from './structured-call.js';
 
+/**
+ * Options of {@link LlmSummarizer}: `model`, a LangChain chat model, and `method`, how it is
+ * asked for structured output (default `functionCalling`). A bad value throws CONFIG_INVALID.
+ */
 export type LlmSummarizerOptions = z.input<typeof llmModelOptionsSchema>;
 
 const summarySchema = z.object({

@@ -4,6 +4,10 @@ import { z } from 'zod';
 import { parseWith, type ThreadRequest, type ThreadSelector } from '@strata/core';
 import { invokeStructured, llmModelOptionsSchema, type StructuredOutputMethod } from './structured-call.js';
 
+/**
+ * Options of {@link LlmThreadSelector}: `model`, a LangChain chat model, and `method`, how it
+ * is asked for structured output (default `functionCalling`). A bad value throws CONFIG_INVALID.
+ */
 export type LlmThreadSelectorOptions = z.input<typeof llmModelOptionsSchema>;
 
 const choiceSchema = z.object({

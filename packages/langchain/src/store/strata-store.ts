@@ -9,6 +9,10 @@ import { checkOperations } from './store-input.js';
 import { ensureStoreSession, labelsOf, storeSessionId } from './store-session.js';
 import { writeItems, type ItemWrite } from './write-items.js';
 
+/**
+ * Options of {@link StrataStore}: the memory, the strata namespace that holds the store's items,
+ * and which fields of an item a query searches. Invalid options throw CONFIG_INVALID.
+ */
 export interface StrataStoreOptions {
   memory: Memory;
   /**

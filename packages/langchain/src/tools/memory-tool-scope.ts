@@ -7,6 +7,10 @@ import { ensureSession } from '../ensure-session.js';
 /** A value fixed for every run, or read from the run (its `configurable`, `context`, ...). */
 export type PerToolRun = string | ((config: ToolRunnableConfig) => string);
 
+/**
+ * Options of {@link createMemoryTools} (and of each tool's own factory): the memory, the
+ * namespace the tools are confined to, and the session `remember` stores notes in.
+ */
 export interface MemoryToolsOptions {
   memory: Memory;
   /**

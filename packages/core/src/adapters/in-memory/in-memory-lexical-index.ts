@@ -10,6 +10,7 @@ import type { LexicalHit, LexicalKind, LexicalQuery } from '../../ports/lexical-
 export class InMemoryLexicalIndex {
   private readonly byNamespace = new Map<string, Map<LexicalKind, Bm25Index<string | null>>>();
 
+  /** Indexes `text` as the entry's document in its namespace and kind; re-adding an id replaces it. */
   add(namespace: string, entry: LexicalEntry, text: string): void {
     let kinds = this.byNamespace.get(namespace);
     if (kinds === undefined) {
@@ -25,6 +26,7 @@ export class InMemoryLexicalIndex {
     index.add(entry.id, text, entry.sessionId);
   }
 
+  /** Removes one document, if indexed; drops indexes and namespaces it leaves empty. */
   remove(namespace: string, kind: LexicalKind, id: string): void {
     const kinds = this.byNamespace.get(namespace);
     const index = kinds?.get(kind);
@@ -51,6 +53,7 @@ export class InMemoryLexicalIndex {
       .slice(0, Math.max(0, Math.floor(query.k)));
   }
 
+  /** Drops every namespace's documents. */
   clear(): void {
     this.byNamespace.clear();
   }

@@ -5,6 +5,11 @@ import type { PendingJob } from '../../domain/retrieval.js';
 import { StrataError, isWorthRetrying } from '../../errors/strata-error.js';
 import type { JobQueue, JobRuntime } from '../../ports/job-queue.js';
 
+/**
+ * Options of {@link InProcessJobQueue}: parallelism, tries per job and retry backoff. The
+ * constructor throws StrataError CONFIG_INVALID when a count is not a positive integer or the
+ * backoff is negative.
+ */
 export interface InProcessJobQueueOptions {
   /** How many jobs run at once. @defaultValue 2 */
   concurrency?: number;

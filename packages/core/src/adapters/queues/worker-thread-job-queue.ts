@@ -5,6 +5,10 @@ import type { JobQueue, JobRuntime } from '../../ports/job-queue.js';
 import { DeriveThread } from './derive-thread.js';
 import { InProcessJobQueue, type InProcessJobQueueOptions } from './in-process-job-queue.js';
 
+/**
+ * Options of {@link WorkerThreadJobQueue}: those of the in-process queue, plus the policy and the
+ * models module the worker thread derives with.
+ */
 export interface WorkerThreadJobQueueOptions extends InProcessJobQueueOptions {
   /**
    * The policy given to `createMemory`: the thread's offline models summarize within its

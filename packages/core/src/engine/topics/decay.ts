@@ -2,6 +2,7 @@ import type { Policy } from '../../config/policy.js';
 import type { Topic } from '../../domain/topic.js';
 
 export type DecayPolicy = Policy['decay'];
+/** `long-term` once a topic's half-life reaches `policy.decay.longTermHalfLifeMs`, else `short-term`. */
 export type MemoryType = 'short-term' | 'long-term';
 
 /** A topic's place on the decay schedule at one instant. */
@@ -19,6 +20,10 @@ export function halfLifeOf(accessCount: number, policy: DecayPolicy): number {
   return Math.min(policy.baseHalfLifeMs * 2 ** doublings, policy.maxHalfLifeMs);
 }
 
+/**
+ * A topic's half-life, priority and memory type at `now` (epoch ms): priority is importance x
+ * 0.5^(time since `lastActiveAt` / half-life), never above importance.
+ */
 export function assessTopic(topic: Pick<Topic, 'importance' | 'accessCount' | 'lastActiveAt'>, now: number, policy: DecayPolicy): TopicDecay {
   const halfLifeMs = halfLifeOf(topic.accessCount, policy);
   const age = Math.max(0, now - topic.lastActiveAt);

@@ -1,6 +1,10 @@
 import { analyzeText } from '../../lexical/analyze.js';
 import type { Embedder } from '../../ports/models.js';
 
+/**
+ * Options of {@link HashingEmbeddings}. A knowledge base built with other `dimensions` rejects
+ * its vectors (CONFIG_INVALID) until rebuilt with `memory.reindex()`.
+ */
 export interface HashingEmbeddingsOptions {
   /**
    * Length of every vector.
@@ -59,6 +63,7 @@ export class HashingEmbeddings implements Embedder {
     return texts.map((text) => this.embed(text));
   }
 
+  /** The same vector `embedDocuments` gives the text: unit length, or all zeros without an indexable term. */
   async embedQuery(text: string): Promise<number[]> {
     return this.embed(text);
   }

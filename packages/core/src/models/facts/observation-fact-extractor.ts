@@ -69,7 +69,7 @@ function withOpinionRetold(fact: ExtractedFact, turns: readonly TranscriptTurn[]
  * class yesterday" by Ana -> "Ana went to a pottery class on 7 May 2023."), each in a slot of
  * its own (`observation:<key terms>`) so that two statements never supersede each other and
  * the same one said twice is merged. Of a batch's turns, those that say the most about their
- * speaker's life are kept (see {@link informativenessOf}). Alongside, the profile slots of
+ * speaker's life are kept (see `informativenessOf`). Alongside, the profile slots of
  * {@link HeuristicFactExtractor} (home, job, name, ...), which a new value supersedes.
  * Questions, small talk, hypotheticals, reactions to the other person and an unnamed
  * assistant's turns yield nothing.

@@ -7,6 +7,7 @@ import { scoreSummaryUnits, type SummaryUnit } from './score-summary-units.js';
 import { splitSentences } from '../split-sentences.js';
 import { formatDay, parseSummaryLines, renderSummaryLines, type SummaryLine } from './summary-lines.js';
 
+/** Options of {@link ExtractiveSummarizer}: the token counter its `maxTokens` limits are measured with. */
 export interface ExtractiveSummarizerOptions {
   /** The counter the output must fit: the same one the engine budgets with. */
   tokens: TokenCounter;

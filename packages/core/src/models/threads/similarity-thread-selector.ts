@@ -8,6 +8,10 @@ const optionsSchema = z.object({
   minSimilarity: z.number().min(-1).max(1).default(0.3),
 });
 
+/**
+ * Options of {@link SimilarityThreadSelector}: `minSimilarity` (-1 to 1, default 0.3), the
+ * cosine similarity a topic must reach to take the turn; other values throw CONFIG_INVALID.
+ */
 export type SimilarityThreadSelectorOptions = z.input<typeof optionsSchema>;
 
 /**

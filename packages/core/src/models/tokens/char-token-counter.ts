@@ -11,6 +11,7 @@ import type { TokenCounter } from '../../ports/models.js';
 export class CharTokenCounter implements TokenCounter {
   readonly name = 'chars/4';
 
+  /** `text.length` (UTF-16 code units) / 4, rounded up; 0 for empty text. */
   count(text: string): number {
     return Math.ceil(text.length / 4);
   }

@@ -35,6 +35,7 @@ export class TiktokenTokenCounter implements TokenCounter {
     this.countTokens('Warm up: 1 line.', AS_PLAIN_TEXT);
   }
 
+  /** The o200k_base token count of `text`, special-token lookalikes counted as plain text. */
   count(text: string): number {
     if (text.length === 0) return 0;
     return text.length >= CACHEABLE_LENGTH ? this.countLong(text) : this.countShort(text);

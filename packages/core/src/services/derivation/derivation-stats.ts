@@ -16,6 +16,7 @@ export interface DerivationStats {
   rederivedResults: number;
 }
 
+/** What `Memory.stats()` returns: the derivation counters of this memory since it was created. */
 export interface MemoryStats {
   derivation: DerivationStats;
 }

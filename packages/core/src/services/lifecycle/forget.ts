@@ -6,8 +6,13 @@ import type { MemoryDeps } from '../deps.js';
 import { StrataError } from '../../errors/strata-error.js';
 import { degradedMarkerKey } from '../derivation/rederive.js';
 
+/** What `Memory.forget` deletes: exactly one of some messages by id, one session, or a whole namespace. */
 export type ForgetTarget = { messageIds: string[] } | { sessionId: string } | { namespace: string };
 
+/**
+ * What `Memory.forget` deleted: counts of messages, sessions, summaries and facts, the facts
+ * kept or made current again, and the sessions whose summaries are re-derived.
+ */
 export interface ForgetReport {
   messages: number;
   sessions: number;

@@ -12,6 +12,7 @@ import { indexTexts, indexesTurnVectors } from '../retrieval/reindex.js';
 import { formatDay, isoTime } from '../retrieval/text-format.js';
 import { withTurnTokens } from '../turn-tokens.js';
 
+/** The `format` tag of an {@link ExportBundle}; `import` rejects JSON without it. */
 export const BUNDLE_FORMAT = 'strata-bundle';
 /** Version 2 adds topics and the conversation tree; version 1 bundles still import. */
 export const BUNDLE_VERSION = 2;
@@ -27,6 +28,11 @@ export interface ExportBundle {
   facts: Fact[];
 }
 
+/**
+ * A format of `Memory.export`: `json` is the lossless bundle that `import` reads back; `jsonl`
+ * one OpenAI chat message per line, `markdown` and `text` for people (messages, and in
+ * markdown the summaries and facts too).
+ */
 export type ExportFormat = 'json' | 'jsonl' | 'markdown' | 'text';
 
 /** Reads one session with everything derived from it. */
@@ -87,6 +93,7 @@ function renderMarkdown(bundle: ExportBundle): string {
   return out.join('\n');
 }
 
+/** What `Memory.import` wrote: counts per record kind, what `merge` skipped, and facts superseded. */
 export interface ImportReport {
   sessions: number;
   /** Ids of the imported sessions, in bundle order. */
@@ -100,6 +107,7 @@ export interface ImportReport {
   superseded: number;
 }
 
+/** Options of `Memory.import`: skip what exists already (`merge`), or import into another namespace. */
 export interface ImportOptions {
   /** Skip sessions and facts that exist already instead of failing with CONFLICT. */
   merge?: boolean;

@@ -37,6 +37,11 @@ export interface PendingReport {
   unlistedThroughSeq: number;
 }
 
+/**
+ * Options of `Memory.getContext`: the text to select for, the token budget (default
+ * `policy.context.defaultBudgetTokens`), the app's system prompt, and whether the read
+ * counts as a topic access.
+ */
 export interface ContextOptions {
   /** Text the memory selects for; defaults to the newest user turn. */
   query?: string;
@@ -54,6 +59,11 @@ export interface ContextOptions {
   touch?: boolean;
 }
 
+/**
+ * What `Memory.getContext` returns: the messages for the next model call, within
+ * `budgetTokens` unless `overBudget`; the manifest saying why each candidate is in or out;
+ * and the derivation not yet applied.
+ */
 export interface ContextResult {
   /** One system message (the `systemPrompt`, then strata's memory; absent when there is neither), then the turns, oldest first. */
   messages: ContextMessage[];

@@ -1,10 +1,11 @@
 import type { KnowledgeEntry } from '../../ports/knowledge-base.js';
 import type { MemoryDeps } from '../deps.js';
 
+/** What `Memory.reindex` rebuilt: how many turns, summaries and facts it embedded and indexed. */
 export interface ReindexReport {
   /** Turns embedded: none when vector ranking is off (`turnVectors: false`). */
   turns: number;
-  /** Whether turns are embedded at all ({@link indexesTurnVectors}). */
+  /** Whether turns are embedded at all (`indexesTurnVectors`). */
   turnVectors: boolean;
   summaries: number;
   facts: number;
@@ -14,7 +15,7 @@ const BATCH = 256;
 
 /**
  * Rebuilds the knowledge base from the store (the truth): clears it, then embeds and
- * indexes every turn (when vector ranking is on: {@link indexesTurnVectors}), summary and fact. Use after changing the embeddings model or losing
+ * indexes every turn (when vector ranking is on: `indexesTurnVectors`), summary and fact. Use after changing the embeddings model or losing
  * the KB. With deterministic embeddings the rebuilt index answers exactly as before.
  */
 export async function reindex(deps: MemoryDeps): Promise<ReindexReport> {

@@ -4,6 +4,10 @@ import { StrataError } from '../../errors/strata-error.js';
 import type { TopicOp } from '../../ports/topic-store.js';
 import type { MemoryDeps } from '../deps.js';
 
+/**
+ * What `memory.topics.decay()` did: the ids of the topics it moved out of the active set, and
+ * how many of their turns it compressed.
+ */
 export interface DecayReport {
   /** Topics that left the active set (their turns are now stored compressed). */
   cooled: string[];
