@@ -348,8 +348,39 @@ chroma_started() {
   done
 }
 
+# A Chroma can answer its heartbeat and still fail every request: one started from a checkout
+# that was deleted since keeps running without its data dir ("unable to open database file").
+chroma_serves() {
+  command -v curl >/dev/null 2>&1 || return 0
+  curl -fsS -m 5 -o /dev/null "$CHROMA_URL/api/v2/tenants/default_tenant/databases/default_database/collections?limit=1" 2>/dev/null
+}
+
+# The pid of a local Chroma CLI on this port whose data dir is gone (left by a removed checkout).
+chroma_orphan_pid() {
+  local pid args path
+  for pid in $(pgrep -f "chromadb/dist/cli.mjs run" 2>/dev/null); do
+    args=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || continue
+    [[ "$args" == *"--port $CHROMA_PORT "* || "$args" == *"--port $CHROMA_PORT" ]] || continue
+    path=$(sed -E 's/.*--path ([^ ]+).*/\1/' <<<"$args")
+    if [[ -n "$path" && ! -d "$path" ]]; then echo "$pid"; return 0; fi
+  done
+  return 1
+}
+
 chroma_up() {
-  if chroma_heartbeat; then say "chroma: up at $CHROMA_URL"; return; fi
+  if chroma_heartbeat; then
+    local orphan
+    # an orphan may still list collections (its open files survive) but fails to create any
+    if ! orphan=$(chroma_orphan_pid); then
+      chroma_serves && { say "chroma: up at $CHROMA_URL"; return; }
+      die "chroma: $CHROMA_URL answers its heartbeat but cannot list collections; stop that server or set STRATA_CHROMA_URL to another one."
+    fi
+    say "chroma: the server at $CHROMA_URL (pid $orphan) lost its data dir; stopping it to start a new one"
+    kill "$orphan" 2>/dev/null || true
+    local deadline=$((SECONDS + 15))
+    while chroma_heartbeat && ((SECONDS < deadline)); do sleep 0.3; done
+    chroma_heartbeat && die "chroma: the orphaned server (pid $orphan) did not stop."
+  fi
   [[ "$CHROMA_SCHEME" == http ]] && is_loopback "$CHROMA_HOST" \
     || die "chroma: no answer at $CHROMA_URL, and only a local http Chroma can be started here."
   [[ -f "$CHROMA_CLI" ]] || die "chroma: $CHROMA_CLI is missing; run npm ci first."
