@@ -32,7 +32,24 @@ import { runScaleOutBench } from './scenarios/scale-out.js';
 
 /** Set in the process that runs one scenario. */
 const CHILD_ENV = 'STRATA_BENCH_SCENARIO_PROCESS';
-const SCENARIOS = ['locomo', 'retrieval-quality', 'peers', 'in-memory-latency', 'sqlite-latency', 'scale', 'tenants', 'encryption', 'sqlite-knowledge-base', 'topics-compression', 'knowledge-bases', 'worker-throughput', 'cli-startup', 'postgres-driver', 'locomo-postgres', 'scale-out'];
+const SCENARIOS = [
+  'locomo',
+  'retrieval-quality',
+  'peers',
+  'in-memory-latency',
+  'sqlite-latency',
+  'scale',
+  'tenants',
+  'encryption',
+  'sqlite-knowledge-base',
+  'topics-compression',
+  'knowledge-bases',
+  'worker-throughput',
+  'cli-startup',
+  'postgres-driver',
+  'locomo-postgres',
+  'scale-out',
+];
 /** Scenarios that need a server (Chroma, Redis, PostgreSQL): run only when named, so a fresh clone runs the rest as is. */
 const ONLY_WHEN_NAMED = new Set(['knowledge-bases', 'worker-throughput', 'postgres-driver', 'locomo-postgres', 'scale-out']);
 

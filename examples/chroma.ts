@@ -60,12 +60,16 @@ try {
   const bySession = await recordsOf({ where: { sessionId: session.id } });
   const ids = [...bySession.ids, ...factIds];
   const records = await recordsOf({ ids });
-  console.log(`\nChroma holds ${records.ids.length} records of session ${session.id}: ${byKind(records)}; ${records.documents.filter((d) => d !== null).length} of them hold text (strata sends ids, vectors and filter fields)`);
+  console.log(
+    `\nChroma holds ${records.ids.length} records of session ${session.id}: ${byKind(records)}; ${records.documents.filter((d) => d !== null).length} of them hold text (strata sends ids, vectors and filter fields)`,
+  );
 
   const report = await memory.forget({ sessionId: session.id });
   console.log(`\nforgot session ${session.id}: ${report.messages} turns, ${report.summaries} summaries, ${report.facts} facts`);
   const left = await recordsOf({ ids });
-  console.log(`after forget, the Chroma collection holds ${left.ids.length} of the session's ${ids.length} records (${(await recordsOf({ where: { sessionId: session.id } })).ids.length} with its sessionId, ${await chroma('GET', `${id}/count`)} in all)`);
+  console.log(
+    `after forget, the Chroma collection holds ${left.ids.length} of the session's ${ids.length} records (${(await recordsOf({ where: { sessionId: session.id } })).ids.length} with its sessionId, ${await chroma('GET', `${id}/count`)} in all)`,
+  );
 } finally {
   await memory.close();
   await chroma('DELETE', collection);

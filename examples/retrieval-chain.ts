@@ -51,8 +51,7 @@ await memory.append('moving-house', [
 await memory.flush();
 
 const retriever = new StrataRetriever({ memory, namespace: 'ana', k: 4 });
-const formatDocuments = (documents: Document<StrataDocumentMetadata>[]) =>
-  documents.map((d) => `- [${d.metadata.kind} ${d.metadata.id}] ${d.pageContent}`).join('\n');
+const formatDocuments = (documents: Document<StrataDocumentMetadata>[]) => documents.map((d) => `- [${d.metadata.kind} ${d.metadata.id}] ${d.pageContent}`).join('\n');
 const prompt = ChatPromptTemplate.fromMessages([
   ['system', 'Answer in one sentence from these memories of the user, and cite the [kind id] you used:\n{memories}'],
   ['human', '{question}'],

@@ -36,7 +36,9 @@ async function showTopics(when: string): Promise<void> {
   console.log(`\ntopics ${when}:`);
   for (const t of await memory.topics.list(session.id)) {
     const state = t.isActive ? 'active' : `cold, ${t.compressedMessages} turns compressed (${t.storedBytes} of ${t.textBytes} bytes)`;
-    console.log(`  "${t.title}": ${t.activeMessages + t.compressedMessages} turns, accessed ${t.accessCount}x, priority ${t.priority.toFixed(3)}, half-life ${t.halfLifeMs / DAY} d, ${t.memoryType}, ${state}`);
+    console.log(
+      `  "${t.title}": ${t.activeMessages + t.compressedMessages} turns, accessed ${t.accessCount}x, priority ${t.priority.toFixed(3)}, half-life ${t.halfLifeMs / DAY} d, ${t.memoryType}, ${state}`,
+    );
   }
 }
 

@@ -64,7 +64,10 @@ export function factsBundle(seed: number, namespace: string, first: number, coun
  * Imports `messages` turns into `namespace` in bundles of about `perBundle`, `turns` per
  * session, sessions numbered from `firstSession`; returns the session ids and the import time in ms.
  */
-export async function importMessages(memory: Memory, options: { namespace: string; seed: number; messages: number; turns: number; perBundle: number; firstSession?: number }): Promise<{ sessionIds: string[]; ms: number }> {
+export async function importMessages(
+  memory: Memory,
+  options: { namespace: string; seed: number; messages: number; turns: number; perBundle: number; firstSession?: number },
+): Promise<{ sessionIds: string[]; ms: number }> {
   const chat = new ConversationGenerator(options.seed);
   const sessionsPerBundle = Math.max(1, Math.floor(options.perBundle / options.turns));
   const start = options.firstSession ?? 0;

@@ -61,9 +61,7 @@ export class ConversationGenerator {
   next(): MessageInput {
     const isUser = this.isUserNext;
     this.isUserNext = !isUser;
-    return isUser
-      ? { role: 'user', content: sentences(this.random, this.userTemplates, 3) }
-      : { role: 'assistant', content: sentences(this.random, this.assistantTemplates, 2) };
+    return isUser ? { role: 'user', content: sentences(this.random, this.userTemplates, 3) } : { role: 'assistant', content: sentences(this.random, this.assistantTemplates, 2) };
   }
 
   turns(count: number): MessageInput[] {

@@ -10,9 +10,35 @@ export const PEOPLE: readonly string[] = ['Alice', 'Bruno', 'Chen', 'Dana', 'Eme
 
 export const RELATIONS: readonly string[] = ['sister', 'brother', 'cousin', 'best friend', 'neighbour', 'manager', 'landlord', 'mentor'];
 
-export const CITIES: readonly string[] = ['Berlin', 'Lisbon', 'Osaka', 'Nairobi', 'Toronto', 'Reykjavik', 'Marseille', 'Hanoi', 'Krakow', 'Austin', 'Melbourne', 'Edinburgh', 'Bologna', 'Seoul', 'Cape Town'];
+export const CITIES: readonly string[] = [
+  'Berlin',
+  'Lisbon',
+  'Osaka',
+  'Nairobi',
+  'Toronto',
+  'Reykjavik',
+  'Marseille',
+  'Hanoi',
+  'Krakow',
+  'Austin',
+  'Melbourne',
+  'Edinburgh',
+  'Bologna',
+  'Seoul',
+  'Cape Town',
+];
 
-export const JOBS: readonly string[] = ['a nurse', 'a data engineer', 'a high-school teacher', 'an architect', 'a chef', 'a product manager', 'a freelance translator', 'a physiotherapist', 'a lawyer'];
+export const JOBS: readonly string[] = [
+  'a nurse',
+  'a data engineer',
+  'a high-school teacher',
+  'an architect',
+  'a chef',
+  'a product manager',
+  'a freelance translator',
+  'a physiotherapist',
+  'a lawyer',
+];
 
 export const COMPANIES: readonly string[] = ['Acme', 'Northwind', 'Globex', 'Initech', 'Umbrella Labs', 'Blue Harbor', 'Vandelay Imports', 'Stark Logistics'];
 

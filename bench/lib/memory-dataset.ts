@@ -90,7 +90,11 @@ class PersonaPlan {
   readonly questions: DatasetQuestion[] = [];
   private readonly ids = new Map<string, string>();
 
-  constructor(private readonly random: Random, private readonly sessions: number, private readonly prefix: string) {}
+  constructor(
+    private readonly random: Random,
+    private readonly sessions: number,
+    private readonly prefix: string,
+  ) {}
 
   /** A session index in [from, to) of the persona's sessions (fractions of the whole). */
   at(from: number, to: number): number {
@@ -100,7 +104,14 @@ class PersonaPlan {
   }
 
   plant(key: string, session: number, text: string, placed?: (at: number) => void): void {
-    this.plants.push({ session, text, placed: (id, at) => { this.ids.set(key, id); placed?.(at); } });
+    this.plants.push({
+      session,
+      text,
+      placed: (id, at) => {
+        this.ids.set(key, id);
+        placed?.(at);
+      },
+    });
   }
 
   ask(type: QuestionType, text: string, evidence: string[], answer: string): void {
@@ -147,7 +158,7 @@ function plantTemporal(random: Random, plan: PersonaPlan): void {
     plan.plant(key, plan.at(i / places.length, (i + 1) / places.length), `Last Saturday I went ${outing} near ${place}, it was great.`, (at) => {
       if (i !== asked) return;
       const day = new Date(at).getUTCDay();
-      const back = ((day - 6 + 7) % 7) || 7;
+      const back = (day - 6 + 7) % 7 || 7;
       plan.ask('temporal', `Where did I go ${outing} on ${dayName(at - back * DAY_MS)}?`, [key], place);
     });
   });

@@ -33,13 +33,14 @@ export function observeApplies(queue: JobQueue): ObservedQueue {
     }
   };
   const observed: JobQueue = {
-    start: (runtime) => queue.start({
-      derive: (job, attempt) => runtime.derive(job, attempt),
-      apply: async (result) => {
-        await runtime.apply(result);
-        notify(result);
-      },
-    }),
+    start: (runtime) =>
+      queue.start({
+        derive: (job, attempt) => runtime.derive(job, attempt),
+        apply: async (result) => {
+          await runtime.apply(result);
+          notify(result);
+        },
+      }),
     enqueue: (jobs) => queue.enqueue(jobs),
     pending: (sessionId) => queue.pending(sessionId),
     drain: () => queue.drain(),

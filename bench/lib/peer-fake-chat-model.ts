@@ -24,7 +24,10 @@ export class PeerFakeChatModel extends SimpleChatModel {
 
   async _call(messages: BaseMessage[]): Promise<string> {
     const prompt = messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
-    const lines = prompt.split('\n').filter((line) => line.startsWith('user: ')).map((line) => line.slice('user: '.length).trim());
+    const lines = prompt
+      .split('\n')
+      .filter((line) => line.startsWith('user: '))
+      .map((line) => line.slice('user: '.length).trim());
     return JSON.stringify({ memory: lines.filter(Boolean).map((text, i) => ({ id: String(i), text, attributed_to: 'user' })) });
   }
 }

@@ -51,10 +51,14 @@ function startWorker(config: BenchWorkerConfig): Promise<ChildProcess> {
 
 /** SIGTERM (the worker finishes running jobs and exits); resolves when every one has exited. */
 export async function stopWorkers(children: ChildProcess[]): Promise<void> {
-  await Promise.all(children.map((child) => new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  })));
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
 }
-

@@ -32,9 +32,7 @@ function renderTable(table: BenchTable): string[] {
 /** The Markdown report: environment header, latency table, single figures, then tables and notes. */
 export function renderMarkdown(result: BenchResult): string {
   const env = result.environment;
-  const latencies = result.latencies.length
-    ? ['| metric | p50 ms | p99 ms | n |', '|---|---:|---:|---:|', ...result.latencies.map(latencyRow), '']
-    : [];
+  const latencies = result.latencies.length ? ['| metric | p50 ms | p99 ms | n |', '|---|---:|---:|---:|', ...result.latencies.map(latencyRow), ''] : [];
   return [
     `# ${result.name}${result.isQuick ? ' (quick)' : ''}`,
     '',
@@ -62,7 +60,10 @@ export function renderMarkdown(result: BenchResult): string {
 export function resultFileName(result: Pick<BenchResult, 'name' | 'environment'>): string {
   const options = result.environment.nodeOptions;
   if (options === undefined) return result.name;
-  const slug = options.replace(/^-+/, '').replace(/[^A-Za-z0-9.]+/g, '-').replace(/^-|-$/g, '');
+  const slug = options
+    .replace(/^-+/, '')
+    .replace(/[^A-Za-z0-9.]+/g, '-')
+    .replace(/^-|-$/g, '');
   return `${result.name}.${slug}`;
 }
 

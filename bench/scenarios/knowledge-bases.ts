@@ -73,9 +73,7 @@ async function measureTarget(target: Target, plan: Plan): Promise<BenchSection> 
     await queryOnce(kb, random);
     let filled = 0;
     for (const size of plan.sizes) {
-      const batches = await stage(SCENARIO, `${target.name} upsert to ${label(size)}`, () =>
-        timeUpserts(kb, random, { from: filled, to: size, kinds: ['fact'] }),
-      );
+      const batches = await stage(SCENARIO, `${target.name} upsert to ${label(size)}`, () => timeUpserts(kb, random, { from: filled, to: size, kinds: ['fact'] }));
       const seconds = batches.reduce((sum, ms) => sum + ms, 0) / 1000;
       section.figures.push(throughput(target.name, filled, size, seconds));
       filled = size;

@@ -62,7 +62,7 @@ export async function runLocomoPostgresBench(options: { quick: boolean; path?: s
     tables: locomoTables([sqlite, postgres]),
     notes: [
       `Data: ${path}, ${chosen.length} conversation(s)${options.quick ? ' (--quick: the first only)' : ''}, ingested and asked as in the locomo scenario. PostgreSQL: ${POSTGRES_URL.replace(/\/\/[^@]*@/, '//')}, a schema of its own, dropped after the run.`,
-      'Both stores rank with Okapi BM25 (k1 1.2, b 0.75) over the terms of core\'s analyzeText; the PostgreSQL store computes it in SQL over postings written with each record. Results can differ only where scores tie (ties by kind, then indexing order) or by floating-point rounding.',
+      "Both stores rank with Okapi BM25 (k1 1.2, b 0.75) over the terms of core's analyzeText; the PostgreSQL store computes it in SQL over postings written with each record. Results can differ only where scores tie (ties by kind, then indexing order) or by floating-point rounding.",
     ],
   };
 }

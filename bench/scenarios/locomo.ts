@@ -70,7 +70,11 @@ function scoreRanking(question: LocomoQuestion, ranked: readonly string[], inCon
   const recall: Record<number, number> = {};
   for (const k of LOCOMO_KS) recall[k] = recallAtK(question.evidence, items, k);
   const context: Record<number, number> = {};
-  for (const budget of LOCOMO_BUDGETS) context[budget] = evidenceRecall(question.evidence, inContext(budget).map((id) => [id]));
+  for (const budget of LOCOMO_BUDGETS)
+    context[budget] = evidenceRecall(
+      question.evidence,
+      inContext(budget).map((id) => [id]),
+    );
   return { category: question.category, recall, context };
 }
 
@@ -99,7 +103,13 @@ export function runWindowReference(conversations: readonly LocomoConversation[])
   for (const conversation of conversations) {
     const newestFirst = [...turnsOf(conversation)].reverse();
     for (const question of conversation.questions) {
-      questions.push(scoreRanking(question, newestFirst.map((t) => t.id), (budget) => pack(newestFirst, budget)));
+      questions.push(
+        scoreRanking(
+          question,
+          newestFirst.map((t) => t.id),
+          (budget) => pack(newestFirst, budget),
+        ),
+      );
     }
   }
   return { name: 'last-N window (newest turns)', questions };
@@ -180,16 +190,27 @@ export async function runStrata(conversations: readonly LocomoConversation[], op
       for (const question of conversation.questions) {
         const hits = await memory.search({ namespace, query: question.question, k: Math.max(...LOCOMO_KS), kinds: ['turn'] });
         const recall: Record<number, number> = {};
-        for (const k of LOCOMO_KS) recall[k] = recallAtK(question.evidence, hits.map((h) => h.messageIds), k);
+        for (const k of LOCOMO_KS)
+          recall[k] = recallAtK(
+            question.evidence,
+            hits.map((h) => h.messageIds),
+            k,
+          );
         const context: Record<number, number> = {};
         for (const budget of LOCOMO_BUDGETS) {
           const result = await memory.getContext(ask.id, { query: question.question, budgetTokens: budget });
           const cited = result.manifest.filter((item) => item.included && (item.kind === 'turn' || item.kind === 'fact'));
-          context[budget] = evidenceRecall(question.evidence, cited.map((item) => item.sourceMessageIds));
+          context[budget] = evidenceRecall(
+            question.evidence,
+            cited.map((item) => item.sourceMessageIds),
+          );
         }
         const inLast = await memory.getContext(`${conversation.sampleId}:S${last?.index ?? 1}`, { query: question.question, budgetTokens: 1000 });
         const citedInLast = inLast.manifest.filter((item) => item.included && (item.kind === 'turn' || item.kind === 'fact'));
-        const inLastSession = evidenceRecall(question.evidence, citedInLast.map((item) => item.sourceMessageIds));
+        const inLastSession = evidenceRecall(
+          question.evidence,
+          citedInLast.map((item) => item.sourceMessageIds),
+        );
         questions.push({ category: question.category, recall, context, inLastSession });
       }
     }
@@ -252,7 +273,11 @@ export async function runLocomoBench(options: { quick: boolean; path?: string })
       { name: 'turns', value: strata.turns, unit: '' },
       { name: 'questions (categories 1-4)', value: strata.questions.length, unit: '' },
       { name: `turn recall@10, strata (target >= 76 %: ${met(r10 >= 0.76)})`, value: r10 * 100, unit: '%' },
-      { name: `turn recall@10 multi-hop, strata (target >= 45 %: ${met(overall(strata, (q) => q.recall[10] ?? NaN, 1) >= 0.45)})`, value: overall(strata, (q) => q.recall[10] ?? NaN, 1) * 100, unit: '%' },
+      {
+        name: `turn recall@10 multi-hop, strata (target >= 45 %: ${met(overall(strata, (q) => q.recall[10] ?? NaN, 1) >= 0.45)})`,
+        value: overall(strata, (q) => q.recall[10] ?? NaN, 1) * 100,
+        unit: '%',
+      },
       { name: `lead over BM25 (stop words, stemming) at recall@10 (target >= 15 points: ${met(lead >= 15)})`, value: lead, unit: 'points' },
       { name: `evidence in a 1,000-token getContext (target >= 75 %: ${met(ctx1000 >= 0.75)})`, value: ctx1000 * 100, unit: '%' },
       { name: 'evidence in a 1,000-token getContext asked inside the last session', value: overall(strata, (q) => q.inLastSession ?? NaN) * 100, unit: '%' },
@@ -268,7 +293,7 @@ export async function runLocomoBench(options: { quick: boolean; path?: string })
     notes: [
       `Data: ${path}, ${chosen.length} conversation(s)${options.quick ? ' (--quick: the first only)' : ''}. Each is ingested into its own namespace on the embedded default (SQLite store and KB, in-process queue, offline models), one strata session per LoCoMo session: id <sample_id>:<dia_id>, name = speaker, createdAt = session date + 1 s per turn, role user for speaker_a and assistant for speaker_b; an image caption is kept in metadata, not in the text.`,
       'Turn recall@k: share of a question\'s evidence turns among the top k of memory.search({ kinds: ["turn"] }). Evidence in context: share of evidence turns cited (sourceMessageIds) by the turns and facts a getContext of a new session includes, with the question as query.',
-      'Observation coverage and grounded facts as in ../shared/evals/README.md (40 % / 30 % of the content words, speakers\' names and stop words left out, plain suffix strip).',
+      "Observation coverage and grounded facts as in ../shared/evals/README.md (40 % / 30 % of the content words, speakers' names and stop words left out, plain suffix strip).",
       'References from the same run: BM25 over the raw turn texts with stop words removed, with and without Porter stemming (the lead is measured against the stronger, stemmed one), packed in rank order into the same budgets; the newest turns that fit.',
     ],
   };

@@ -24,13 +24,27 @@ export interface LatencySizes {
 }
 
 export const FULL_SIZES: LatencySizes = {
-  singleWarmup: 200, singleAppends: 5000, batchWarmup: 5, batches: 100,
-  corpora: [1000, 10_000], imported: [100_000, 1_000_000], facts: 100_000, contextWarmup: 20, contextCalls: 500,
+  singleWarmup: 200,
+  singleAppends: 5000,
+  batchWarmup: 5,
+  batches: 100,
+  corpora: [1000, 10_000],
+  imported: [100_000, 1_000_000],
+  facts: 100_000,
+  contextWarmup: 20,
+  contextCalls: 500,
 };
 
 export const QUICK_SIZES: LatencySizes = {
-  singleWarmup: 100, singleAppends: 1000, batchWarmup: 3, batches: 20,
-  corpora: [1000], imported: [10_000], facts: 10_000, contextWarmup: 10, contextCalls: 200,
+  singleWarmup: 100,
+  singleAppends: 1000,
+  batchWarmup: 3,
+  batches: 20,
+  corpora: [1000],
+  imported: [10_000],
+  facts: 10_000,
+  contextWarmup: 10,
+  contextCalls: 200,
 };
 
 /** Turns per session: a long-ish chat, so that tiers fill and summaries get derived. */
@@ -173,12 +187,16 @@ async function measureContext(target: MemoryTarget, sizes: LatencySizes, message
     let tokens = 0;
     let pendingJobs = 0;
     const all = await stage(target, `getContext ${name}`, () =>
-      timeEach(sizes.contextWarmup + sizes.contextCalls, async () => {
-        const sessionId = sessionIds[chat.index(sessionIds.length)] as string;
-        const context = await memory.getContext(sessionId, { query: chat.query(), budgetTokens: BUDGET_TOKENS });
-        tokens += context.tokens;
-        pendingJobs = Math.max(pendingJobs, context.pending.jobs.length);
-      }, () => nextMacrotask()),
+      timeEach(
+        sizes.contextWarmup + sizes.contextCalls,
+        async () => {
+          const sessionId = sessionIds[chat.index(sessionIds.length)] as string;
+          const context = await memory.getContext(sessionId, { query: chat.query(), budgetTokens: BUDGET_TOKENS });
+          tokens += context.tokens;
+          pendingJobs = Math.max(pendingJobs, context.pending.jobs.length);
+        },
+        () => nextMacrotask(),
+      ),
     );
     const calls = sizes.contextWarmup + sizes.contextCalls;
     const disk = target.bytesOnDisk?.();

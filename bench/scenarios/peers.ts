@@ -115,7 +115,11 @@ async function measure(system: System, plan: Plan, sizes: number[]): Promise<Map
   const chat = new ConversationGenerator(SEED);
   const out = new Map<string, LatencyMetric>();
   try {
-    const appends = await timeEach(plan.appendWarmup + plan.appends, () => system.append(chat.next()), () => nextMacrotask());
+    const appends = await timeEach(
+      plan.appendWarmup + plan.appends,
+      () => system.append(chat.next()),
+      () => nextMacrotask(),
+    );
     out.set('append', { metric: `${system.name}: append 1 message`, summary: summarize(appends.slice(plan.appendWarmup)) });
     let stored = plan.appendWarmup + plan.appends;
     for (const size of sizes) {

@@ -46,7 +46,17 @@ interface Plan {
   exhaustionCapMs: number;
 }
 
-const FULL: Plan = { rounds: 3, singleRowCalls: 2_000, transactionCalls: 300, bulkRows: 5_000, readRows: 10_000, readsPerRound: 5, concurrentCallers: 8, concurrentTransactions: 1_000, exhaustionCapMs: 5_000 };
+const FULL: Plan = {
+  rounds: 3,
+  singleRowCalls: 2_000,
+  transactionCalls: 300,
+  bulkRows: 5_000,
+  readRows: 10_000,
+  readsPerRound: 5,
+  concurrentCallers: 8,
+  concurrentTransactions: 1_000,
+  exhaustionCapMs: 5_000,
+};
 const QUICK: Plan = { ...FULL, singleRowCalls: 200, transactionCalls: 50, readsPerRound: 2, concurrentTransactions: 200, exhaustionCapMs: 2_500 };
 /** Before the first timed round each driver runs this (untimed): its pool opens all connections and its statements are prepared. */
 const WARM_UP: Plan = { ...QUICK, readsPerRound: 1, concurrentTransactions: 100 };
@@ -239,10 +249,12 @@ async function measureRound(driver: Driver, key: string, plan: Plan): Promise<Om
   const transactionMs = await timeEach(plan.transactionCalls, (i) => driver.appendInTransaction(appends, 'user', messageContent(i)));
   const bulk = messageColumns(`${key}-bulk`, plan.bulkRows);
   const bulkMs = await timeOnce(() => driver.insertMany(bulk));
-  const readMs = median(await timeEach(plan.readsPerRound, async () => {
-    const count = await driver.readSession(READ_SESSION);
-    if (count !== plan.readRows) throw new Error(`${driver.name}: read ${count} rows of ${READ_SESSION}, expected ${plan.readRows}`);
-  }));
+  const readMs = median(
+    await timeEach(plan.readsPerRound, async () => {
+      const count = await driver.readSession(READ_SESSION);
+      if (count !== plan.readRows) throw new Error(`${driver.name}: read ${count} rows of ${READ_SESSION}, expected ${plan.readRows}`);
+    }),
+  );
   const transactionsPerSecond = await concurrentAppends(driver, `${key}-concurrent`, plan.concurrentCallers, plan.concurrentTransactions);
   return { insertMs, selectMs, transactionMs, bulkMs, readMs, transactionsPerSecond };
 }
@@ -453,7 +465,11 @@ function latencies(rounds: readonly RoundResult[], plan: Plan): LatencyMetric[] 
 const ROUND_FIGURES: { label: (plan: Plan) => string; unit: string; value: (round: RoundResult) => number }[] = [
   { label: (plan) => `bulk INSERT of ${plan.bulkRows.toLocaleString('en')} rows in one statement (unnest)`, unit: 'ms', value: (round) => round.bulkMs },
   { label: (plan) => `read ${plan.readRows.toLocaleString('en')} rows in one SELECT`, unit: 'ms', value: (round) => round.readMs },
-  { label: (plan) => `append transactions/s, ${plan.concurrentCallers} concurrent callers, ${plan.concurrentTransactions.toLocaleString('en')} transactions`, unit: 'tx/s', value: (round) => round.transactionsPerSecond },
+  {
+    label: (plan) => `append transactions/s, ${plan.concurrentCallers} concurrent callers, ${plan.concurrentTransactions.toLocaleString('en')} transactions`,
+    unit: 'tx/s',
+    value: (round) => round.transactionsPerSecond,
+  },
 ];
 
 function roundFigures(rounds: readonly RoundResult[], plan: Plan): Figure[] {
@@ -580,7 +596,9 @@ export async function runPostgresDriverBench(options: { quick: boolean }): Promi
 
 /** The installed version of a driver, from its package.json (postgres does not export that file, so it is looked up where Node would look). */
 function driverVersion(name: DriverName): string {
-  const directory = createRequire(import.meta.url).resolve.paths(name)?.find((path) => existsSync(join(path, name, 'package.json')));
+  const directory = createRequire(import.meta.url)
+    .resolve.paths(name)
+    ?.find((path) => existsSync(join(path, name, 'package.json')));
   if (directory === undefined) return 'unknown';
   const { version } = JSON.parse(readFileSync(join(directory, name, 'package.json'), 'utf8')) as { version?: unknown };
   return typeof version === 'string' ? version : 'unknown';

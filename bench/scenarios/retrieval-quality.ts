@@ -74,7 +74,10 @@ async function withPersona(persona: Persona, fn: (open: (context: ContextPolicy)
   const base = await createMemory({ store: sharedPort(store), knowledge: sharedPort(knowledge), clock });
   for (const session of persona.sessions) {
     const created = await base.sessions.create({ namespace: persona.namespace, id: session.id });
-    await base.append(created.id, session.turns.map((t) => ({ id: t.id, role: t.role, content: t.content, createdAt: t.createdAt })));
+    await base.append(
+      created.id,
+      session.turns.map((t) => ({ id: t.id, role: t.role, content: t.content, createdAt: t.createdAt })),
+    );
   }
   await base.flush();
   const ask = await base.sessions.create({ namespace: persona.namespace, title: 'questions' });
@@ -99,7 +102,10 @@ async function scoreStrata(open: (context: ContextPolicy) => Promise<{ memory: M
         const result = await memory.getContext(askIn, { query: question.text, budgetTokens: budget });
         // an evidence turn counts when it, or a fact derived from it, is in the context
         const included = result.manifest.filter((item) => item.included && (item.kind === 'turn' || item.kind === 'fact'));
-        scores.context[budget] = evidenceRecall(question.evidenceIds, included.map((item) => item.sourceMessageIds));
+        scores.context[budget] = evidenceRecall(
+          question.evidenceIds,
+          included.map((item) => item.sourceMessageIds),
+        );
       }
       out.push(scores);
     }
@@ -122,15 +128,29 @@ function scoreRanker(persona: Persona, ranker: TurnRanker): Scores[] {
   return persona.questions.map((question) => {
     const ids = ranker(question.text, 200);
     const context: Record<number, number> = {};
-    for (const budget of BUDGETS) context[budget] = evidenceRecall(question.evidenceIds, packTurns(byId, ids, budget).map((id) => [id]));
-    return { ...searchScores(question, ids.map((id) => [id])), context };
+    for (const budget of BUDGETS)
+      context[budget] = evidenceRecall(
+        question.evidenceIds,
+        packTurns(byId, ids, budget).map((id) => [id]),
+      );
+    return {
+      ...searchScores(
+        question,
+        ids.map((id) => [id]),
+      ),
+      context,
+    };
   });
 }
 
 function scoreWindow(persona: Persona): Scores[] {
   return persona.questions.map((question) => {
     const context: Record<number, number> = {};
-    for (const budget of BUDGETS) context[budget] = evidenceRecall(question.evidenceIds, lastWindow(persona, budget).map((id) => [id]));
+    for (const budget of BUDGETS)
+      context[budget] = evidenceRecall(
+        question.evidenceIds,
+        lastWindow(persona, budget).map((id) => [id]),
+      );
     return { recallAt5: NaN, recallAt10: NaN, ndcgAt10: NaN, context };
   });
 }
@@ -199,7 +219,7 @@ export async function runRetrievalQualityBench(options: { quick: boolean }): Pro
     notes: [
       `Data set (seed ${SEED}): ${plan.personas} personas x ${plan.sessionsPerPersona} sessions of ${plan.turnsPerSession} chatter turns plus planted ones; per persona 6 questions: single-hop (a pet's name), 2 updates (city, job: only the newer statement is evidence), 2 temporal (an outing on a named day among three alike; an event "in two weeks" asked by its date), 1 multi-hop (a relative's name in one session, where that person moved in another: both turns are evidence).`,
       'search: recall@k and nDCG@k over memory.search (k = 10), an item covering an evidence turn when it is that turn or a fact or summary derived from it. Context: an evidence turn counts when it, or a fact derived from it, is included by getContext (asked from a new session, so no recent turns help); summaries do not count.',
-      'Baselines get the same budgets: the last-N window packs the newest turns that fit; BM25 packs its best turns in rank order. Lines are costed like strata\'s recalled turns (date, role, text).',
+      "Baselines get the same budgets: the last-N window packs the newest turns that fit; BM25 packs its best turns in rank order. Lines are costed like strata's recalled turns (date, role, text).",
       'Regression check only: the generator writes its planted statements in the phrasing the offline slot rules match, so these figures say little about real users. Retrieval defaults are chosen on real dialogue (the locomo scenario), where name expansion lowered turn recall@10 by 16 points; it stays available (expandWithNames) and is shown here as a variant.',
       'strata variants read the same derived store and KB with a different policy.context. Fact-object expansion helps alone but lowers multi-hop recall on top of name expansion; neighbour turns change nothing here (evidence turns are answered by short acknowledgements).',
       'Multi-hop recall is bounded by the offline extractor: it names some relations (sister) but not others (cousin, mentor), so the name of the relative often has to come from the turn itself.',

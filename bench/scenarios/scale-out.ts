@@ -68,12 +68,30 @@ interface Plan {
 }
 
 const FULL: Plan = {
-  corpora: [10_000, 100_000, 1_000_000], appendWarmup: 100, appends: 2000, contextWarmup: 20, contextCalls: 500, contextCallsAtMillion: 200,
-  processes: [1, 2, 4], appendsPerProcess: 1000, freshnessRate: 10, freshnessSeconds: 45, freshnessSessions: 8,
+  corpora: [10_000, 100_000, 1_000_000],
+  appendWarmup: 100,
+  appends: 2000,
+  contextWarmup: 20,
+  contextCalls: 500,
+  contextCallsAtMillion: 200,
+  processes: [1, 2, 4],
+  appendsPerProcess: 1000,
+  freshnessRate: 10,
+  freshnessSeconds: 45,
+  freshnessSessions: 8,
 };
 const QUICK: Plan = {
-  corpora: [1000, 10_000], appendWarmup: 50, appends: 500, contextWarmup: 10, contextCalls: 100, contextCallsAtMillion: 100,
-  processes: [1, 2, 4], appendsPerProcess: 200, freshnessRate: 10, freshnessSeconds: 12, freshnessSessions: 8,
+  corpora: [1000, 10_000],
+  appendWarmup: 50,
+  appends: 500,
+  contextWarmup: 10,
+  contextCalls: 100,
+  contextCallsAtMillion: 100,
+  processes: [1, 2, 4],
+  appendsPerProcess: 200,
+  freshnessRate: 10,
+  freshnessSeconds: 12,
+  freshnessSessions: 8,
 };
 /** Part 3's derivation: this many worker processes, each with this concurrency (as worker-throughput's freshness). */
 const FRESHNESS_WORKERS = { processes: 2, concurrency: 4 };
@@ -246,10 +264,14 @@ async function timeContext(memory: Memory, chat: ConversationGenerator, sessionI
 /** Single appends as memory-latency's: a new session every SESSION_TURNS turns, an untimed macrotask after each. */
 async function timeAppends(memory: Memory, chat: ConversationGenerator, plan: Plan): Promise<number[]> {
   let sessionId = '';
-  const all = await timeEach(plan.appendWarmup + plan.appends, async (i) => {
-    if (i % SESSION_TURNS === 0) sessionId = (await memory.sessions.create({ namespace: NAMESPACE })).id;
-    await memory.append(sessionId, chat.next());
-  }, () => nextMacrotask());
+  const all = await timeEach(
+    plan.appendWarmup + plan.appends,
+    async (i) => {
+      if (i % SESSION_TURNS === 0) sessionId = (await memory.sessions.create({ namespace: NAMESPACE })).id;
+      await memory.append(sessionId, chat.next());
+    },
+    () => nextMacrotask(),
+  );
   return all.slice(plan.appendWarmup);
 }
 
@@ -297,17 +319,16 @@ function spawnApp(config: AppendProcessConfig): AppProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@strata/source', APP_ENTRY, JSON.stringify(config)], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   let exitCode: string | null = null;
-  const exited = new Promise<void>((resolve) => child.once('exit', (code, signal) => {
-    exitCode = signal ?? String(code);
-    resolve();
-  }));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      exitCode = signal ?? String(code);
+      resolve();
+    }),
+  );
   const line = async (what: string, ms: number): Promise<string> => {
     const timeout = new AbortController();
     try {
-      const next = await Promise.race([
-        lines.next(),
-        sleep(ms, undefined, { signal: timeout.signal }).then(() => Promise.reject(new Error(`an app process did not print ${what} within ${ms} ms`))),
-      ]);
+      const next = await Promise.race([lines.next(), sleep(ms, undefined, { signal: timeout.signal }).then(() => Promise.reject(new Error(`an app process did not print ${what} within ${ms} ms`)))]);
       if (next.done === true) throw new Error(`an app process exited (${String(exitCode ?? 'output closed')}) before it printed ${what}`);
       return String(next.value);
     } finally {
@@ -337,17 +358,28 @@ async function measureWrites(kind: StoreKind, processes: number, plan: Plan, res
   const place = placeFor(kind, resources, `writes_${processes}`);
   // created and migrated here, once, so that the processes do not race to do it
   await (await openMemory(kind, place)).close();
-  const config = (i: number): AppendProcessConfig => ({ store: kind, postgresUrl: POSTGRES_URL, schema: place.schema, path: place.path, namespace: NAMESPACE, appends: plan.appendsPerProcess, sessionTurns: SESSION_TURNS, seed: SEED + 100 + i });
+  const config = (i: number): AppendProcessConfig => ({
+    store: kind,
+    postgresUrl: POSTGRES_URL,
+    schema: place.schema,
+    path: place.path,
+    namespace: NAMESPACE,
+    appends: plan.appendsPerProcess,
+    sessionTurns: SESSION_TURNS,
+    seed: SEED + 100 + i,
+  });
   const apps = Array.from({ length: processes }, (_, i) => spawnApp(config(i)));
   try {
     await Promise.all(apps.map((app) => app.line('ready', 90_000)));
     const started = process.hrtime.bigint();
     for (const app of apps) app.child.stdin.write('go\n');
-    const reports = await Promise.all(apps.map(async (app) => {
-      const line = await app.line('done', 600_000);
-      if (!line.startsWith('done ')) throw new Error(`an app process printed "${line.slice(0, 80)}" instead of done`);
-      return { report: JSON.parse(line.slice(5)) as AppendProcessReport, at: process.hrtime.bigint() };
-    }));
+    const reports = await Promise.all(
+      apps.map(async (app) => {
+        const line = await app.line('done', 600_000);
+        if (!line.startsWith('done ')) throw new Error(`an app process printed "${line.slice(0, 80)}" instead of done`);
+        return { report: JSON.parse(line.slice(5)) as AppendProcessReport, at: process.hrtime.bigint() };
+      }),
+    );
     const wallMs = Math.max(...reports.map(({ at }) => nsToMs(at - started)));
     await Promise.all(apps.map((app) => Promise.race([app.exited, sleep(60_000, undefined, { ref: false })])));
     const appends = processes * plan.appendsPerProcess;
@@ -463,7 +495,11 @@ export async function runScaleOutBench(options: { quick: boolean }): Promise<{ l
         writes.set(kind, [...(writes.get(kind) ?? []), result]);
       }
     }
-    for (const kind of STORES) freshness.set(kind, await stage(`${STORE_NAME[kind]}: freshness with ${plural(FRESHNESS_WORKERS.processes, 'worker process')}`, () => measureFreshness(kind, plan, resources, isChromaReachable)));
+    for (const kind of STORES)
+      freshness.set(
+        kind,
+        await stage(`${STORE_NAME[kind]}: freshness with ${plural(FRESHNESS_WORKERS.processes, 'worker process')}`, () => measureFreshness(kind, plan, resources, isChromaReachable)),
+      );
   } finally {
     released = await resources.release();
   }
@@ -528,7 +564,17 @@ export async function runScaleOutBench(options: { quick: boolean }): Promise<{ l
       { name: `${name}: turns appended per second (target ${plan.freshnessRate})`, value: round1(run.appendsPerSecond), unit: 'turns/s' },
       { name: `${name}: flush after the last append (the backlog left)`, value: run.drainMs, unit: 'ms' },
     );
-    freshRows.push([name, String(run.appended), round1(run.appendsPerSecond).toFixed(1), String(run.applied), String(run.apply.p50), String(run.apply.p95), String(run.derive.p50), String(run.derive.p95), String(run.failures)]);
+    freshRows.push([
+      name,
+      String(run.appended),
+      round1(run.appendsPerSecond).toFixed(1),
+      String(run.applied),
+      String(run.apply.p50),
+      String(run.apply.p95),
+      String(run.derive.p50),
+      String(run.derive.p95),
+      String(run.failures),
+    ]);
   }
 
   const sizesText = plan.corpora.map(label).join(' and ');
@@ -538,8 +584,16 @@ export async function runScaleOutBench(options: { quick: boolean }): Promise<{ l
     figures,
     tables: [
       { title: 'PostgreSQL beside SQLite (part 1: one app process, in-process derivation)', header: ['measure', 'PostgreSQL', 'SQLite', 'PostgreSQL / SQLite'], rows: side },
-      { title: 'write throughput by app processes on one schema / one file (part 2)', header: ['app processes', 'cores', 'PostgreSQL appends/s', 'vs 1 process', 'PostgreSQL append p99 ms', 'SQLite appends/s', 'vs 1 process', 'SQLite append p99 ms'], rows: writeRows },
-      { title: `derivation freshness, ${workersSetup} (part 3)`, header: ['app store + KB', 'turns', 'turns/s', 'jobs applied', 'enqueue -> applied p50 ms', 'p95 ms', 'enqueue -> derived p50 ms', 'p95 ms', 'failed jobs'], rows: freshRows },
+      {
+        title: 'write throughput by app processes on one schema / one file (part 2)',
+        header: ['app processes', 'cores', 'PostgreSQL appends/s', 'vs 1 process', 'PostgreSQL append p99 ms', 'SQLite appends/s', 'vs 1 process', 'SQLite append p99 ms'],
+        rows: writeRows,
+      },
+      {
+        title: `derivation freshness, ${workersSetup} (part 3)`,
+        header: ['app store + KB', 'turns', 'turns/s', 'jobs applied', 'enqueue -> applied p50 ms', 'p95 ms', 'enqueue -> derived p50 ms', 'p95 ms', 'failed jobs'],
+        rows: freshRows,
+      },
     ],
     notes: [
       `PostgreSQL: ${POSTGRES_URL.replace(/\/\/[^@]*@/, '//')}, ${released.schemas} schema(s) made for this run (strata_bench_scale_${resources.id}_*) and dropped after it; SQLite: files in temp dirs, removed; Redis: ${REDIS_URL}, prefixes strata-bench-scale-${resources.id}-*, deleted (${released.keysLeft} keys left)${isChromaReachable ? `; Chroma: ${CHROMA_URL}, one collection, deleted` : ''}. The bench, its app and worker processes share this machine's ${cores} cores (os.availableParallelism()), with the servers when they run here too; the load average at the start is among the figures.`,

@@ -120,13 +120,17 @@ async function coldOpen(count: number, withoutSnapshot: boolean): Promise<Figure
     const target = count >= 1_000_000 ? 'target <= 500 ms at 1M' : 'target <= 100 ms at 100k';
     // one fresh process is one sample of a noisy machine: the median of three, each listed
     const opens = Array.from({ length: COLD_OPENS }, firstContext);
-    const middle = <T,>(values: T[], of: (v: T) => number): T => [...values].sort((a, b) => of(a) - of(b))[Math.floor(values.length / 2)] as T;
+    const middle = <T>(values: T[], of: (v: T) => number): T => [...values].sort((a, b) => of(a) - of(b))[Math.floor(values.length / 2)] as T;
     const warm = { openMs: middle(opens, (o) => o.openMs).openMs, contextMs: middle(opens, (o) => o.contextMs).contextMs };
     const db = new Database(path);
     const snapshotBytes = Number(db.prepare('SELECT coalesce(sum(length(data)), 0) FROM lexical_snapshots').pluck().get());
     const figures: Figure[] = [
       { name: `SQLite, new process: open a file of ${label} messages (store and knowledge base; median of ${COLD_OPENS} processes)`, value: +warm.openMs.toFixed(1), unit: 'ms' },
-      { name: `SQLite, new process: first getContext after opening it (${target}; median of ${COLD_OPENS} processes: ${opens.map((o) => o.contextMs.toFixed(0)).join(' / ')} ms)`, value: +warm.contextMs.toFixed(1), unit: 'ms' },
+      {
+        name: `SQLite, new process: first getContext after opening it (${target}; median of ${COLD_OPENS} processes: ${opens.map((o) => o.contextMs.toFixed(0)).join(' / ')} ms)`,
+        value: +warm.contextMs.toFixed(1),
+        unit: 'ms',
+      },
       { name: `SQLite: lexical snapshot in the ${label} file, per message`, value: Math.round(snapshotBytes / count), unit: 'bytes' },
       { name: `SQLite: ${label} file size per message (WAL checkpointed)`, value: Math.round(statSync(path).size / count), unit: 'bytes' },
     ];
@@ -302,7 +306,11 @@ export async function runScaleBench(options: { quick: boolean }): Promise<{ late
     onSqlite.push(ms);
     figures.push({ name: `SQLite: derive time per turn, ${count} turns in one session`, value: +ms.toFixed(3), unit: 'ms' });
   }
-  figures.push({ name: `SQLite: derive time per turn at ${sizes.sqliteDeriveTurns.at(-1)} / at ${sizes.sqliteDeriveTurns[0]} (target <= 1.3)`, value: +((onSqlite.at(-1) ?? 0) / (onSqlite[0] ?? 1)).toFixed(2), unit: 'x' });
+  figures.push({
+    name: `SQLite: derive time per turn at ${sizes.sqliteDeriveTurns.at(-1)} / at ${sizes.sqliteDeriveTurns[0]} (target <= 1.3)`,
+    value: +((onSqlite.at(-1) ?? 0) / (onSqlite[0] ?? 1)).toFixed(2),
+    unit: 'x',
+  });
   for (const [i, count] of sizes.coldMessages.entries()) figures.push(...(await coldOpen(count, i === 0)));
   for (const variant of QUEUE_VARIANTS) figures.push(...(await importResponsiveness(sizes.importTurns, variant)).figures);
   for (const flags of [[], [ONE_POOL_THREAD]]) {
@@ -316,7 +324,7 @@ export async function runScaleBench(options: { quick: boolean }): Promise<{ late
     notes: [
       'In-memory store and knowledge base, in-process queue, offline models (the engine every adapter shares), except the rows marked SQLite (one file, WAL, as in the CLI). Turns from the bench conversation generator.',
       'Derive time per turn: each size in a fresh Node process, so a larger size is not timed behind the heap the smaller runs left.',
-      'Event-loop delay: perf_hooks.monitorEventLoopDelay (1 ms resolution) from the end of the import to the end of its derivation, once with the in-process queue (derivation in slices on the app\'s thread, createMemory\'s default) and once with the worker-thread queue (models on a worker thread, results applied on the app\'s thread; the strata CLI\'s default with offline models).',
+      "Event-loop delay: perf_hooks.monitorEventLoopDelay (1 ms resolution) from the end of the import to the end of its derivation, once with the in-process queue (derivation in slices on the app's thread, createMemory's default) and once with the worker-thread queue (models on a worker thread, results applied on the app's thread; the strata CLI's default with offline models).",
       `The 100k-turn session: each series of timed getContext calls follows ${CONTEXT_WARMUP} untimed ones (the JIT's warm-up; the first call after the import is reported on its own). The calls run back to back, so the in-process queue derives nothing while they run (the backlog row says how much was left): the "during derivation" row measures getContext over a session whose whole backlog is still pending. The session is measured in a fresh process, twice: as Node starts by default (V8's pool of 4 background threads for compilation and GC, on this machine's cores) and with ${ONE_POOL_THREAD}.`,
       'Targets (issue: derivation at scale): per-turn ratio <= 1.3; event-loop delay p99 <= 20 ms; first chat turn after a 20k import <= 50 ms; getContext p99 <= 5 ms at 100k turns during and after derivation.',
     ],

@@ -74,8 +74,7 @@ export async function timeUpserts(kb: KnowledgeBase, random: Random, range: { fr
 }
 
 /** One query (k = {@link K}, the bench namespace) with a fresh random vector. */
-export const queryOnce = (kb: KnowledgeBase, random: Random): Promise<unknown> =>
-  kb.query({ vector: randomVector(random), k: K, filter: { namespace: NAMESPACE } });
+export const queryOnce = (kb: KnowledgeBase, random: Random): Promise<unknown> => kb.query({ vector: randomVector(random), k: K, filter: { namespace: NAMESPACE } });
 
 /** `warmup` untimed-in-result queries, then the durations of `count` more. */
 export async function timeQueries(kb: KnowledgeBase, random: Random, warmup: number, count: number): Promise<number[]> {

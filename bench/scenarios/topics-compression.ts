@@ -141,9 +141,7 @@ async function measure(target: Target, sizes: Sizes): Promise<{ latencies: Laten
     const restoreMs = await timeEach(cold.length, (i) => memory.topics.restore(cold[i]?.id ?? ''));
     const label = target.name;
     return {
-      latencies: [
-        { metric: `restore one cold topic (${label}, ${(sum(cold, 'compressedMessages') / Math.max(1, cold.length)).toFixed(1)} turns avg)`, summary: summarize(restoreMs) },
-      ],
+      latencies: [{ metric: `restore one cold topic (${label}, ${(sum(cold, 'compressedMessages') / Math.max(1, cold.length)).toFixed(1)} turns avg)`, summary: summarize(restoreMs) }],
       figures: [
         { name: `${label}: topics in ${sessions.length} sessions`, value: topics.length, unit: 'topics' },
         { name: `${label}: topics that left the active set`, value: cold.length, unit: 'topics' },

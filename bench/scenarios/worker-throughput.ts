@@ -45,7 +45,13 @@ function summarizeJobs(round: string, count: number): DeriveJob[] {
   return Array.from({ length: count }, (_, i) => {
     const sessionId = `${round}-s${i % 50}`;
     const fromSeq = 4 * Math.floor(i / 50) + 1;
-    const turns = [0, 1, 2, 3].map((k) => ({ id: `${sessionId}-m${fromSeq + k}`, seq: fromSeq + k, role: k % 2 ? 'assistant' as const : 'user' as const, content: `Turn ${fromSeq + k} about the trip to Kyoto and the temples worth a visit.`, createdAt: fromSeq + k }));
+    const turns = [0, 1, 2, 3].map((k) => ({
+      id: `${sessionId}-m${fromSeq + k}`,
+      seq: fromSeq + k,
+      role: k % 2 ? ('assistant' as const) : ('user' as const),
+      content: `Turn ${fromSeq + k} about the trip to Kyoto and the temples worth a visit.`,
+      createdAt: fromSeq + k,
+    }));
     return { key: `summarize:${sessionId}:${fromSeq}-${fromSeq + 3}`, type: 'summarize', sessionId, namespace: 'bench', fromSeq, toSeq: fromSeq + 3, turns };
   });
 }
@@ -86,7 +92,10 @@ async function measureThroughput(processes: number, plan: Plan): Promise<number[
 }
 
 const median = (values: number[]): number => summarize(values).p50;
-const ingestOf = (sessionId: string) => (result: DeriveResult): boolean => result.job.sessionId === sessionId && result.job.type === 'ingest';
+const ingestOf =
+  (sessionId: string) =>
+  (result: DeriveResult): boolean =>
+    result.job.sessionId === sessionId && result.job.type === 'ingest';
 
 /** A background user: appends a turn, waits until its ingest is applied, again, until `isDone()`. */
 async function keepBusy(memory: Memory, observed: ObservedQueue, user: number, isDone: () => boolean): Promise<void> {

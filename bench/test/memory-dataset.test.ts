@@ -61,9 +61,7 @@ describe('generateDataset', () => {
       const turn = turns.get(question.evidenceIds[0] ?? '');
       if (turn === undefined) throw new Error('temporal evidence missing');
       const day = 86_400_000;
-      const expected = turn.content.includes('in two weeks')
-        ? dayName(turn.createdAt + 14 * day)
-        : dayName(turn.createdAt - (((new Date(turn.createdAt).getUTCDay() + 1) % 7 || 7) * day));
+      const expected = turn.content.includes('in two weeks') ? dayName(turn.createdAt + 14 * day) : dayName(turn.createdAt - ((new Date(turn.createdAt).getUTCDay() + 1) % 7 || 7) * day);
       expect(question.text).toContain(expected);
     }
   });

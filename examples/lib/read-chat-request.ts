@@ -18,7 +18,10 @@ export interface ChatRequestView {
  */
 export function readChatRequest(request: ChatCompletionRequest): ChatRequestView {
   const { messages } = request;
-  const system = messages.filter((m) => m.role === 'system').map(textOf).join('\n');
+  const system = messages
+    .filter((m) => m.role === 'system')
+    .map(textOf)
+    .join('\n');
   const memoryLines = system
     .split('\n')
     .filter((line) => line.startsWith('- '))

@@ -89,6 +89,6 @@ if (role === 'worker') await runWorker(config.topology);
 else if (role === 'app') await runApp(config);
 else if (role === 'serve') await serve(config.topology);
 else {
-  process.stderr.write('usage: process.ts worker|app|serve \'<json config>\'\n');
+  process.stderr.write("usage: process.ts worker|app|serve '<json config>'\n");
   process.exit(1);
 }

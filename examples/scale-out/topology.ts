@@ -49,7 +49,12 @@ export async function openAppMemory(topology: Topology): Promise<Memory> {
   return createMemory({
     // named by URL, as in an app's config: createMemory loads @strata/store-postgres for it
     store: storeUrl(topology),
-    knowledge: await createChromaKnowledgeBase({ url: topology.chromaUrl, collectionPrefix: topology.collectionPrefix, embeddingModel: models.embeddings.modelName, dimensions: models.embeddings.dimensions }),
+    knowledge: await createChromaKnowledgeBase({
+      url: topology.chromaUrl,
+      collectionPrefix: topology.collectionPrefix,
+      embeddingModel: models.embeddings.modelName,
+      dimensions: models.embeddings.dimensions,
+    }),
     // deriveConcurrency 0: this process derives nothing itself, the worker processes do
     queue: await createBullMqJobQueue({ url: topology.redisUrl, prefix: topology.redisPrefix, deriveConcurrency: 0 }),
     ...models,

@@ -57,10 +57,14 @@ describe('examples', () => {
     expect(stdout).toContain('[thread-a] user: Hi! I live in Lisbon and I work as a nurse.\n[thread-a] assistant: Nice to meet you!\n');
     // Thread B never names the city: the model took it from strata's memory of thread A.
     expect(stdout.match(/^\[thread-b\] user: .*$/gm)?.join('\n')).not.toMatch(/Lisbon/);
-    expect(stdout).toContain('[thread-b] tool call: get_weather({"city":"Lisbon"})\n[thread-b] tool result (get_weather): {"city":"Lisbon","tempC":21,"sky":"sunny"}\n[thread-b] assistant: It is 21 °C and sunny in Lisbon.\n');
+    expect(stdout).toContain(
+      '[thread-b] tool call: get_weather({"city":"Lisbon"})\n[thread-b] tool result (get_weather): {"city":"Lisbon","tempC":21,"sky":"sunny"}\n[thread-b] assistant: It is 21 °C and sunny in Lisbon.\n',
+    );
     expect(stdout).toContain('[thread-b] assistant: You work as a nurse.\n');
     expect(stdout).toContain('  thread-a (checkpoint: 2 messages)\n    1. user: Hi! I live in Lisbon and I work as a nurse.\n    2. assistant: Nice to meet you!\n');
-    expect(stdout).toMatch(/ {2}thread-b \(checkpoint: 6 messages\)\n {4}1\. user: What's the weather like where I live\?\n {4}2\. assistant: calls get_weather\(\{"city":"Lisbon"\}\)\n {4}3\. tool: .*\n {4}4\. assistant: It is 21 °C/);
+    expect(stdout).toMatch(
+      / {2}thread-b \(checkpoint: 6 messages\)\n {4}1\. user: What's the weather like where I live\?\n {4}2\. assistant: calls get_weather\(\{"city":"Lisbon"\}\)\n {4}3\. tool: .*\n {4}4\. assistant: It is 21 °C/,
+    );
     const facts = stdout.slice(stdout.indexOf('facts strata filed for "ana"'));
     expect(facts).toContain('  - User lives in Lisbon.\n');
     expect(facts).toContain('  - User works as a nurse.\n');
@@ -75,7 +79,9 @@ describe('examples', () => {
     const fact = /\d\. fact (fact_\S+) \| score 0\.\d{4} \| namespace ana, valid since \d{4}-\d\d-\d\d \| from (msg_\w+)\n {5}User is allergic to peanuts\.\n/.exec(stdout);
     expect(fact).not.toBeNull();
     const [, factId, sourceId] = fact!;
-    expect(stdout).toMatch(new RegExp(`\\d\\. turn ${sourceId} \\| score 0\\.\\d{4} \\| session dinner-plans, \\d{4}-\\d\\d-\\d\\d \\| from ${sourceId}\\n {5}I'm hosting a dinner on Saturday\\. I'm allergic to peanuts`));
+    expect(stdout).toMatch(
+      new RegExp(`\\d\\. turn ${sourceId} \\| score 0\\.\\d{4} \\| session dinner-plans, \\d{4}-\\d\\d-\\d\\d \\| from ${sourceId}\\n {5}I'm hosting a dinner on Saturday\\. I'm allergic to peanuts`),
+    );
     expect(stdout).not.toMatch(/session moving-house/);
     expect(stdout).toContain(`answer: User is allergic to peanuts. [fact ${factId}]\n`);
   });
@@ -101,7 +107,10 @@ describe('examples', () => {
     const { code, stdout, stderr } = await runExample('memory-tools-agent.ts', offline);
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    const remembered = /tool call: remember\(\{"text":"I live in Lisbon\."\}\)\n {2}tool result \(remember\): Remembered as (msg_\w+)\. strata filed 1 fact from it:\n {4}- \[fact (\S+)\] User lives in Lisbon\./.exec(stdout);
+    const remembered =
+      /tool call: remember\(\{"text":"I live in Lisbon\."\}\)\n {2}tool result \(remember\): Remembered as (msg_\w+)\. strata filed 1 fact from it:\n {4}- \[fact (\S+)\] User lives in Lisbon\./.exec(
+        stdout,
+      );
     expect(remembered).not.toBeNull();
     const [, noteId, factId] = remembered!;
     const [, afterRemember, , afterRecall, afterForget] = stdout.split('memory now holds:');

@@ -99,7 +99,12 @@ function exportTargets(value: unknown, at: string, out: { at: string; target: st
 function inTarball(files: Set<string>, target: string): boolean {
   const path = posix.normalize(target);
   if (!path.includes('*')) return files.has(path);
-  const pattern = new RegExp(`^${path.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.+')}$`);
+  const pattern = new RegExp(
+    `^${path
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.+')}$`,
+  );
   return [...files].some((file) => pattern.test(file));
 }
 
@@ -131,7 +136,10 @@ function missingReferences(root: string, files: Set<string>, manifest: PackageJs
     }
     for (const [, specifier] of code.matchAll(FROM_SPECIFIER)) {
       if (specifier!.startsWith('.') || specifier!.startsWith('node:') || builtinModules.includes(specifier!)) continue;
-      const name = specifier!.split('/').slice(0, specifier!.startsWith('@') ? 2 : 1).join('/');
+      const name = specifier!
+        .split('/')
+        .slice(0, specifier!.startsWith('@') ? 2 : 1)
+        .join('/');
       if (!declared.has(name)) missing.push(`${file} imports ${specifier}: ${name} is not in dependencies or peerDependencies`);
     }
   }
@@ -178,7 +186,10 @@ function splitDiagnostics(output: string): { ours: string[]; thirdParty: string[
 const registryDown = await requireService('npm registry', async () => {
   const ping = await run('npm', ['ping', '--fetch-timeout=10000', '--fetch-retries=0', '--loglevel=error', '--logs-max=0'], tmpdir(), 30_000);
   if (ping.code === 0) return;
-  const lines = ping.stderr.split('\n').map((line) => line.replace(/^npm error\s*/, '').trim()).filter(Boolean);
+  const lines = ping.stderr
+    .split('\n')
+    .map((line) => line.replace(/^npm error\s*/, '').trim())
+    .filter(Boolean);
   throw new Error(`npm ping exited ${ping.code}: ${lines.find((line) => /reason:/.test(line)) ?? lines[0] ?? 'no output'}`);
 });
 
@@ -192,46 +203,49 @@ describe.skipIf(registryDown !== null)(`packed packages installed outside the wo
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
-  beforeAll(async () => {
-    tmp = mkdtempSync(join(tmpdir(), 'strata-pack-'));
-    const tarballs = join(tmp, 'tarballs');
-    consumer = join(tmp, 'consumer');
-    mkdirSync(tarballs);
-    mkdirSync(consumer);
+  beforeAll(
+    async () => {
+      tmp = mkdtempSync(join(tmpdir(), 'strata-pack-'));
+      const tarballs = join(tmp, 'tarballs');
+      consumer = join(tmp, 'consumer');
+      mkdirSync(tarballs);
+      mkdirSync(consumer);
 
-    for (const { dir, manifest } of packages) {
-      if (!existsSync(join(dir, 'dist'))) {
-        const build = await run('npm', ['run', 'build'], dir, RUN_TIMEOUT_MS);
-        if (build.code !== 0) throw new Error(describeFailure(`npm run build (${manifest.name})`, build));
+      for (const { dir, manifest } of packages) {
+        if (!existsSync(join(dir, 'dist'))) {
+          const build = await run('npm', ['run', 'build'], dir, RUN_TIMEOUT_MS);
+          if (build.code !== 0) throw new Error(describeFailure(`npm run build (${manifest.name})`, build));
+        }
+        const pack = await run('npm', ['pack', '--json', '--loglevel=error', '--pack-destination', tarballs], dir, RUN_TIMEOUT_MS);
+        if (pack.code !== 0) throw new Error(describeFailure(`npm pack (${manifest.name})`, pack));
+        const [report] = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[];
+        if (!report) throw new Error(`npm pack (${manifest.name}) reported no tarball`);
+        packed.set(manifest.name, { filename: report.filename, files: new Set(report.files.map((f) => f.path)) });
       }
-      const pack = await run('npm', ['pack', '--json', '--loglevel=error', '--pack-destination', tarballs], dir, RUN_TIMEOUT_MS);
-      if (pack.code !== 0) throw new Error(describeFailure(`npm pack (${manifest.name})`, pack));
-      const [report] = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[];
-      if (!report) throw new Error(`npm pack (${manifest.name}) reported no tarball`);
-      packed.set(manifest.name, { filename: report.filename, files: new Set(report.files.map((f) => f.path)) });
-    }
 
-    // The peers of @strata/langchain, and the types a TypeScript app has, at the versions the
-    // repository builds and tests with.
-    const langchain = readJson<PackageJson>(join(repoRoot, 'packages/langchain/package.json'));
-    const root = readJson<PackageJson>(join(repoRoot, 'package.json'));
-    const pinned = (from: PackageJson, name: string): string => {
-      const version = from.devDependencies?.[name];
-      if (!version) throw new Error(`${from.name} has no devDependency ${name}`);
-      return version;
-    };
-    const dependencies: Record<string, string> = {};
-    for (const [name, { filename }] of packed) dependencies[name] = `file:../tarballs/${filename}`;
-    for (const peer of Object.keys(langchain.peerDependencies ?? {}).filter((name) => !name.startsWith('@strata/'))) dependencies[peer] = pinned(langchain, peer);
-    dependencies['@types/node'] = pinned(root, '@types/node');
-    writeFileSync(
-      join(consumer, 'package.json'),
-      `${JSON.stringify({ name: 'strata-pack-consumer', private: true, type: 'module', dependencies, allowScripts: root.allowScripts ?? {} }, null, 2)}\n`,
-    );
-    const install = await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], consumer, INSTALL_TIMEOUT_MS);
-    if (install.code !== 0) throw new Error(describeFailure('npm install (consumer)', install));
-    for (const file of ['consumer.mjs', 'consumer.ts']) copyFileSync(join(consumerSources, file), join(consumer, file));
-  }, INSTALL_TIMEOUT_MS + packages.length * RUN_TIMEOUT_MS);
+      // The peers of @strata/langchain, and the types a TypeScript app has, at the versions the
+      // repository builds and tests with.
+      const langchain = readJson<PackageJson>(join(repoRoot, 'packages/langchain/package.json'));
+      const root = readJson<PackageJson>(join(repoRoot, 'package.json'));
+      const pinned = (from: PackageJson, name: string): string => {
+        const version = from.devDependencies?.[name];
+        if (!version) throw new Error(`${from.name} has no devDependency ${name}`);
+        return version;
+      };
+      const dependencies: Record<string, string> = {};
+      for (const [name, { filename }] of packed) dependencies[name] = `file:../tarballs/${filename}`;
+      for (const peer of Object.keys(langchain.peerDependencies ?? {}).filter((name) => !name.startsWith('@strata/'))) dependencies[peer] = pinned(langchain, peer);
+      dependencies['@types/node'] = pinned(root, '@types/node');
+      writeFileSync(
+        join(consumer, 'package.json'),
+        `${JSON.stringify({ name: 'strata-pack-consumer', private: true, type: 'module', dependencies, allowScripts: root.allowScripts ?? {} }, null, 2)}\n`,
+      );
+      const install = await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], consumer, INSTALL_TIMEOUT_MS);
+      if (install.code !== 0) throw new Error(describeFailure('npm install (consumer)', install));
+      for (const file of ['consumer.mjs', 'consumer.ts']) copyFileSync(join(consumerSources, file), join(consumer, file));
+    },
+    INSTALL_TIMEOUT_MS + packages.length * RUN_TIMEOUT_MS,
+  );
 
   // soft: one run lists the problems of every package
   it('packs every public package, and each tarball holds what its exports, types and modules name', () => {
@@ -240,10 +254,7 @@ describe.skipIf(registryDown !== null)(`packed packages installed outside the wo
       const { files } = packed.get(manifest.name)!;
       const installed = join(consumer, 'node_modules', manifest.name);
       const shipped = readJson<PackageJson>(join(installed, 'package.json'));
-      const targets = [
-        ...exportTargets(shipped.exports, 'exports'),
-        ...(['main', 'types', 'typings'] as const).flatMap((field) => (shipped[field] ? [{ at: field, target: shipped[field] }] : [])),
-      ];
+      const targets = [...exportTargets(shipped.exports, 'exports'), ...(['main', 'types', 'typings'] as const).flatMap((field) => (shipped[field] ? [{ at: field, target: shipped[field] }] : []))];
       expect.soft(targets.length, `${manifest.name} names no entry point`).toBeGreaterThan(0);
       const absent = targets.filter(({ target }) => !inTarball(files, target)).map(({ at, target }) => `${at}: ${target}`);
       expect.soft(absent, `${manifest.name}: entry points not in the tarball`).toEqual([]);

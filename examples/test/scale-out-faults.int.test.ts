@@ -165,11 +165,18 @@ describe.skipIf(unavailable !== null)(`scale-out: ${APPS} app processes and 2 wo
       const summaries = await store.summaries({ namespace: NAMESPACE });
       const ranges = summaries.map((s) => `${s.sessionId} ${s.level} ${s.fromSeq}-${s.toSeq}`);
       expect(ranges.length - new Set(ranges).size).toBe(0);
-      process.stdout.write(`scale-out faults: ${acknowledged.length} acknowledged, ${stored.length} stored, ${ledger} jobs in the ledger, ${stats.applied - ledger} results delivered again after the kills, ${stats.stalled} jobs taken back from a stopped process, ${facts.length} facts, ${summaries.length} summaries\n`);
+      process.stdout.write(
+        `scale-out faults: ${acknowledged.length} acknowledged, ${stored.length} stored, ${ledger} jobs in the ledger, ${stats.applied - ledger} results delivered again after the kills, ${stats.stalled} jobs taken back from a stopped process, ${facts.length} facts, ${summaries.length} summaries\n`,
+      );
 
       // the forget cascade reaches PostgreSQL and Chroma
       const embeddings = new HashingEmbeddings();
-      const knowledge = await createChromaKnowledgeBase({ url: topology.chromaUrl, collectionPrefix: topology.collectionPrefix, embeddingModel: embeddings.modelName, dimensions: embeddings.dimensions });
+      const knowledge = await createChromaKnowledgeBase({
+        url: topology.chromaUrl,
+        collectionPrefix: topology.collectionPrefix,
+        embeddingModel: embeddings.modelName,
+        dimensions: embeddings.dimensions,
+      });
       try {
         const [gone] = SESSIONS;
         expect(await knowledge.count({ namespace: NAMESPACE, sessionId: gone })).toBeGreaterThan(0);

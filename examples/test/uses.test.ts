@@ -68,13 +68,17 @@ describe('examples of the uses', () => {
     // the return to the bike lanes branches the tree: #5 follows the bike reply #2, not #4
     expect(stdout).toContain('best turn: #5 Back to the Berlin bike lanes: is cycling in winter ok?\n  thread path: it follows #2 assistant: Berlin bike lanes are wide;');
     const topics = from(stdout, 'topics after the chat and that search');
-    expect(topics).toContain(`  ${bikes}: 4 turns, accessed 2x, priority 0.500, half-life 1 d, short-term, active\n  ${lasagna}: 2 turns, accessed 0x, priority 0.500, half-life 1 d, short-term, active\n`);
+    expect(topics).toContain(
+      `  ${bikes}: 4 turns, accessed 2x, priority 0.500, half-life 1 d, short-term, active\n  ${lasagna}: 2 turns, accessed 0x, priority 0.500, half-life 1 d, short-term, active\n`,
+    );
     const mermaid = from(stdout, 'conversation tree (Mermaid').split('\n').slice(1);
     expect(mermaid[0]).toBe('flowchart TD');
     expect(mermaid.filter((line) => line.startsWith('  subgraph '))).toHaveLength(2);
     expect(mermaid).toEqual(expect.arrayContaining(['  t1 --> t2', '  t2 --> t3', '  t3 --> t4', '  t2 --> t5', '  t5 --> t6']));
     expect(stdout).toContain('five days later, decay cooled 1 topic(s) and compressed 2 turn(s); the topic of the newest turn stays active\n');
-    expect(from(stdout, 'topics after decay:')).toMatch(new RegExp(`^ {2}${lasagna}: 2 turns, accessed 0x, priority 0\\.016, half-life 1 d, short-term, cold, 2 turns compressed \\(\\d+ of \\d+ bytes\\)$`, 'm'));
+    expect(from(stdout, 'topics after decay:')).toMatch(
+      new RegExp(`^ {2}${lasagna}: 2 turns, accessed 0x, priority 0\\.016, half-life 1 d, short-term, cold, 2 turns compressed \\(\\d+ of \\d+ bytes\\)$`, 'm'),
+    );
     expect(stdout).toContain('a search still finds the cold turn verbatim: "Give me a lasagna recipe with spinach and ricotta."\n');
     expect(from(stdout, 'topics after that search')).toContain(`  ${lasagna}: 2 turns, accessed 1x, priority 0.500, half-life 1 d, short-term, active\n`);
   });

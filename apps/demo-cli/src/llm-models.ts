@@ -3,8 +3,7 @@ import { StrataError } from '@strata/core/errors';
 import { LlmFactExtractor, LlmSummarizer, type StructuredOutputMethod } from '@strata/langchain';
 import { z } from 'zod';
 
-const url = (what: string) =>
-  z.url({ protocol: /^https?$/, error: `${what} must be an http(s) URL, e.g. http://127.0.0.1:11434/v1` });
+const url = (what: string) => z.url({ protocol: /^https?$/, error: `${what} must be an http(s) URL, e.g. http://127.0.0.1:11434/v1` });
 
 const endpointSchema = {
   baseUrl: url('baseUrl'),

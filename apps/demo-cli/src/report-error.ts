@@ -58,7 +58,8 @@ export function describeError(error: unknown): ErrorReport {
     const known = FILE_ERRORS[error.code];
     const verb = VERBS[error.syscall ?? ''] ?? 'use';
     const what = error.path === undefined ? '' : ` ${error.path}`;
-    if (known) return { code: known.exitCode === 2 ? 'BACKEND_UNAVAILABLE' : 'INVALID_INPUT', message: `cannot ${verb}${what}: ${known.reason} (${error.code})`, hint: known.hint, exitCode: known.exitCode };
+    if (known)
+      return { code: known.exitCode === 2 ? 'BACKEND_UNAVAILABLE' : 'INVALID_INPUT', message: `cannot ${verb}${what}: ${known.reason} (${error.code})`, hint: known.hint, exitCode: known.exitCode };
     return { code: 'BACKEND_UNAVAILABLE', message: `cannot ${verb}${what}: ${error.message}`, hint: CLI_HINTS.BACKEND_UNAVAILABLE, exitCode: 2 };
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -61,7 +61,9 @@ function ensureDir(dir: string): string {
 /** A `--db` file: created if missing, but only in a folder that exists (a typo should not make folders). */
 function requireFolderOf(file: string): string {
   if (existsSync(file) && statSync(file).isDirectory()) {
-    throw new StrataError('CONFIG_INVALID', `--db ${file} is a directory, not a SQLite file`, { hint: 'Pass the path of a SQLite file (e.g. --db ~/notes/memory.sqlite), or --data-dir for a directory.' });
+    throw new StrataError('CONFIG_INVALID', `--db ${file} is a directory, not a SQLite file`, {
+      hint: 'Pass the path of a SQLite file (e.g. --db ~/notes/memory.sqlite), or --data-dir for a directory.',
+    });
   }
   if (!existsSync(dirname(file))) {
     throw new StrataError('CONFIG_INVALID', `the folder of --db ${file} does not exist`, { hint: `Create ${dirname(file)} first, or check the path.` });
@@ -79,6 +81,11 @@ function reportNamespaceProblems(problems: { namespace: string; problem: string 
   if (problems.length === 0) return;
   // the characters at fault are invisible: show them escaped
   const visible = (name: string): string => JSON.stringify(name).replace(/[\p{Cc}\p{Cf}\p{Z}]/gu, (c) => (c === ' ' ? c : `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`));
-  const listed = problems.slice(0, 5).map((p) => `${visible(p.namespace)} ${p.problem}`).join('; ');
-  note(`note: ${count(problems.length, 'namespace')} in this file would be rejected today (${listed}${problems.length > 5 ? '; ...' : ''}). They stay readable by their exact name; to rename one: strata export --all -n NAME -o F, strata forget --all-of-namespace NAME, strata import F -n NEW.`);
+  const listed = problems
+    .slice(0, 5)
+    .map((p) => `${visible(p.namespace)} ${p.problem}`)
+    .join('; ');
+  note(
+    `note: ${count(problems.length, 'namespace')} in this file would be rejected today (${listed}${problems.length > 5 ? '; ...' : ''}). They stay readable by their exact name; to rename one: strata export --all -n NAME -o F, strata forget --all-of-namespace NAME, strata import F -n NEW.`,
+  );
 }

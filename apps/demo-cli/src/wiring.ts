@@ -1,5 +1,22 @@
 import { StrataError } from '@strata/core/errors';
-import { createMemory, createWorkerThreadJobQueue, ExtractiveSummarizer, HashingEmbeddings, LinearThreadSelector, ObservationFactExtractor, TiktokenTokenCounter, type FactExtractor, type JobQueue, type ThreadSelector, type KnowledgeBase, type Memory, type PolicyInput, type Summarizer, type TokenCounter, type Embedder } from '@strata/core';
+import {
+  createMemory,
+  createWorkerThreadJobQueue,
+  ExtractiveSummarizer,
+  HashingEmbeddings,
+  LinearThreadSelector,
+  ObservationFactExtractor,
+  TiktokenTokenCounter,
+  type FactExtractor,
+  type JobQueue,
+  type ThreadSelector,
+  type KnowledgeBase,
+  type Memory,
+  type PolicyInput,
+  type Summarizer,
+  type TokenCounter,
+  type Embedder,
+} from '@strata/core';
 import { createSqliteKnowledgeBase } from '@strata/store-sqlite';
 import type { DeriveQueueName, WorkerEvent, WorkerHandle } from '@strata/worker';
 import type { ChatAssistant } from './chat/assistant.js';
@@ -97,7 +114,9 @@ async function noteUnindexedFacts(memory: Memory, knowledge: KnowledgeBase, conf
   const stored = (await memory.facts.list({ namespace: config.namespace })).length;
   if (stored === 0 || (await knowledge.count({ namespace: config.namespace, kinds: ['fact'], currentOnly: true })) > 0) return;
   const where = config.chromaUrl ? `on Chroma at ${config.chromaUrl}` : 'in the SQLite file';
-  note(`note: the knowledge base ${where} holds none of the ${count(stored, 'current fact')} of namespace "${config.namespace}" in this file: search and contexts miss them. Index them with: strata${config.chromaUrl ? ` --chroma-url ${config.chromaUrl}` : ''} reindex`);
+  note(
+    `note: the knowledge base ${where} holds none of the ${count(stored, 'current fact')} of namespace "${config.namespace}" in this file: search and contexts miss them. Index them with: strata${config.chromaUrl ? ` --chroma-url ${config.chromaUrl}` : ''} reindex`,
+  );
 }
 
 /**
@@ -171,10 +190,7 @@ async function wireKnowledge(config: CliConfig, path: string, model: Models['emb
 /** `strata worker`: derivation on BullMQ with the same models as the app. */
 export type { DeriveQueueName, WorkerEvent };
 
-export async function wireWorker(
-  config: CliConfig,
-  options: { concurrency: number; queues: DeriveQueueName[]; onEvent: (event: WorkerEvent) => void },
-): Promise<WorkerHandle> {
+export async function wireWorker(config: CliConfig, options: { concurrency: number; queues: DeriveQueueName[]; onEvent: (event: WorkerEvent) => void }): Promise<WorkerHandle> {
   const { summarizer, extractor, embeddings } = await wireModels(config);
   const { startWorker } = await import('@strata/worker');
   return startWorker({ url: requireRedis(config), prefix: config.redisPrefix, models: { summarizer, extractor, embeddings }, ...options });

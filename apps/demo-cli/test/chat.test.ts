@@ -7,7 +7,11 @@ const sandbox = createSandbox('chat');
 afterAll(() => sandbox.dispose());
 const env = { ...sandbox.env, STRATA_NAMESPACE: 'tom' };
 
-interface SessionRow { id: string; namespace: string; messages: number }
+interface SessionRow {
+  id: string;
+  namespace: string;
+  messages: number;
+}
 
 describe('strata chat, driven through stdin (offline assistant)', () => {
   let firstId = '';

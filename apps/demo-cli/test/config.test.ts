@@ -6,13 +6,29 @@ import { createSandbox, json, runCli } from './support/cli.js';
 const sandbox = createSandbox('config');
 afterAll(() => sandbox.dispose());
 
-interface Setting { key: string; value: string | null; source: string; env: string }
-interface ConfigReport { configFile: { path: string; exists: boolean }; settings: Setting[] }
+interface Setting {
+  key: string;
+  value: string | null;
+  source: string;
+  env: string;
+}
+interface ConfigReport {
+  configFile: { path: string; exists: boolean };
+  settings: Setting[];
+}
 const settingOf = (report: ConfigReport, key: string) => report.settings.find((s) => s.key === key);
 
 const defaultFile = join(sandbox.dir, 'config', 'strata', 'config.json');
 mkdirSync(join(sandbox.dir, 'config', 'strata'));
-writeFileSync(defaultFile, JSON.stringify({ namespace: 'from-file', chromaUrl: 'http://file.example:8000', dataDir: 'relative-data', llm: { baseUrl: 'http://llm.example/v1', model: 'file-model', apiKey: 'sk-from-file-abcdef' } }));
+writeFileSync(
+  defaultFile,
+  JSON.stringify({
+    namespace: 'from-file',
+    chromaUrl: 'http://file.example:8000',
+    dataDir: 'relative-data',
+    llm: { baseUrl: 'http://llm.example/v1', model: 'file-model', apiKey: 'sk-from-file-abcdef' },
+  }),
+);
 const { STRATA_DATA_DIR: _unused, ...envWithoutDataDir } = sandbox.env;
 
 describe('strata config: flags > env > config file > defaults', () => {
@@ -43,7 +59,10 @@ describe('strata config: flags > env > config file > defaults', () => {
   it('--config FILE and STRATA_CONFIG name another file', async () => {
     const other = join(sandbox.dir, 'other.json');
     writeFileSync(other, JSON.stringify({ namespace: 'other-file' }));
-    for (const [args, env] of [[['--config', other], envWithoutDataDir], [[], { ...envWithoutDataDir, STRATA_CONFIG: other }]] as const) {
+    for (const [args, env] of [
+      [['--config', other], envWithoutDataDir],
+      [[], { ...envWithoutDataDir, STRATA_CONFIG: other }],
+    ] as const) {
       const report = json<ConfigReport>(await runCli([...args, 'config', '--json'], { env }));
       expect(settingOf(report, 'namespace')).toMatchObject({ value: 'other-file', source: 'file' });
     }

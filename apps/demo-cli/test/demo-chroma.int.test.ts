@@ -19,7 +19,7 @@ describe.skipIf(skipReason !== null)(`strata demo with STRATA_CHROMA_URL${skipRe
     expect(stdout).toMatch(/coastal trail in Sintra/);
   }, 90_000);
 
-  it('keeps a chat\'s knowledge base on Chroma: a second process still finds the fact', async () => {
+  it("keeps a chat's knowledge base on Chroma: a second process still finds the fact", async () => {
     const env = { ...sandbox.env, STRATA_CHROMA_URL: chromaUrl, STRATA_NAMESPACE: `chroma-${Date.now()}` };
     expect((await runCli(['chat'], { env, input: 'I live in Trondheim.\n' })).code).toBe(0);
     const second = await runCli(['chat', '--continue'], { env, input: 'Where do I live?\n' });
@@ -27,12 +27,16 @@ describe.skipIf(skipReason !== null)(`strata demo with STRATA_CHROMA_URL${skipRe
     readDb(sandbox.dataDir, (db) => expect(db.prepare("SELECT COUNT(*) FROM facts WHERE object = 'Trondheim'").pluck().get()).toBe(1));
   }, 90_000);
 
-  it('says when switching to Chroma leaves the file\'s facts unindexed there, until reindex', async () => {
+  it("says when switching to Chroma leaves the file's facts unindexed there, until reindex", async () => {
     const env = { ...sandbox.env, STRATA_NAMESPACE: `switch-${Date.now()}` };
     expect((await runCli(['chat'], { env, input: 'I live in Bodø.\n' })).code).toBe(0);
     const switched = await runCli(['--chroma-url', chromaUrl, 'search', 'Bodø'], { env });
     expect(switched.code).toBe(0);
-    expect(switched.stderr).toMatch(new RegExp(`note: the knowledge base on Chroma at ${chromaUrl.replace(/[.:/]/g, '\\$&')} holds none of the 1 current fact of namespace "switch-\\d+" in this file: search and contexts miss them\\. Index them with: strata --chroma-url \\S+ reindex`));
+    expect(switched.stderr).toMatch(
+      new RegExp(
+        `note: the knowledge base on Chroma at ${chromaUrl.replace(/[.:/]/g, '\\$&')} holds none of the 1 current fact of namespace "switch-\\d+" in this file: search and contexts miss them\\. Index them with: strata --chroma-url \\S+ reindex`,
+      ),
+    );
     expect((await runCli(['--chroma-url', chromaUrl, 'reindex'], { env })).code).toBe(0);
     const indexed = await runCli(['--chroma-url', chromaUrl, 'search', 'Bodø', '--kind', 'fact'], { env });
     expect(indexed.stderr).not.toMatch(/holds none/);
@@ -42,7 +46,10 @@ describe.skipIf(skipReason !== null)(`strata demo with STRATA_CHROMA_URL${skipRe
 
 describe('strata with an unreachable Chroma', () => {
   it('exits 2 (backend unavailable) naming the URL, with a hint', async () => {
-    for (const args of [['--chroma-url', 'http://127.0.0.1:1', 'demo'], ['--chroma-url', 'http://127.0.0.1:1', 'search', 'anything']]) {
+    for (const args of [
+      ['--chroma-url', 'http://127.0.0.1:1', 'demo'],
+      ['--chroma-url', 'http://127.0.0.1:1', 'search', 'anything'],
+    ]) {
       const { code, stderr } = await runCli(args, { env: sandbox.env });
       expect(code).toBe(2);
       expect(stderr).toMatch(/Chroma at http:\/\/127\.0\.0\.1:1 is unreachable/);

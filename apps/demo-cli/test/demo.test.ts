@@ -37,12 +37,19 @@ describe('strata demo (the built CLI, spawned as a user runs it)', () => {
     // the data directory and the database are private to the user
     expect((statSync(sandbox.dataDir).mode & 0o777).toString(8)).toBe('700');
     expect((statSync(file).mode & 0o777).toString(8)).toBe('600');
-    readDb(sandbox.dataDir, (db) => {
-      expect(db.prepare('SELECT COUNT(*) FROM messages').pluck().get()).toBe(21);
-      const livesIn = db.prepare("SELECT object, valid_to IS NULL AS current FROM facts WHERE predicate = 'lives_in' ORDER BY valid_from").all();
-      expect(livesIn).toEqual([{ object: 'Lisbon', current: 0 }, { object: 'Porto', current: 1 }]);
-      expect(db.prepare("SELECT COUNT(*) FROM summaries WHERE level = 'synopsis'").pluck().get()).toBe(1);
-    }, 'demo.sqlite');
+    readDb(
+      sandbox.dataDir,
+      (db) => {
+        expect(db.prepare('SELECT COUNT(*) FROM messages').pluck().get()).toBe(21);
+        const livesIn = db.prepare("SELECT object, valid_to IS NULL AS current FROM facts WHERE predicate = 'lives_in' ORDER BY valid_from").all();
+        expect(livesIn).toEqual([
+          { object: 'Lisbon', current: 0 },
+          { object: 'Porto', current: 1 },
+        ]);
+        expect(db.prepare("SELECT COUNT(*) FROM summaries WHERE level = 'synopsis'").pluck().get()).toBe(1);
+      },
+      'demo.sqlite',
+    );
   });
 
   it('starts afresh on every run (the demo file is recreated) and leaves the user memory alone', async () => {
@@ -56,7 +63,10 @@ describe('strata demo (the built CLI, spawned as a user runs it)', () => {
     const { stdout } = await runCli(['demo'], { env: sandbox.env });
     expect(stdout).toContain(`strata --db ${file} sessions`);
     const listed = json<{ sessions: { title: string; messages: number }[] }>(await runCli(['--db', file, 'sessions', '--json'], { env: sandbox.env }));
-    expect(listed.sessions.map((s) => [s.title, s.messages])).toEqual([['Three weeks later', 5], ['First chat', 16]]);
+    expect(listed.sessions.map((s) => [s.title, s.messages])).toEqual([
+      ['Three weeks later', 5],
+      ['First chat', 16],
+    ]);
     const search = await runCli(['--db', file, '-n', 'maya', 'search', 'Porto'], { env: sandbox.env });
     expect(search.code).toBe(0);
     expect(search.stdout).toMatch(/Porto/);

@@ -8,7 +8,12 @@ import { createSandbox, runCli } from './support/cli.js';
 const sandbox = createSandbox('doctor');
 afterAll(() => sandbox.dispose());
 
-interface Check { check: string; status: 'ok' | 'warn' | 'fail' | 'skip'; detail: string; hint?: string }
+interface Check {
+  check: string;
+  status: 'ok' | 'warn' | 'fail' | 'skip';
+  detail: string;
+  hint?: string;
+}
 async function doctor(env: NodeJS.ProcessEnv, ...flags: string[]): Promise<{ code: number | null; ok: boolean; checks: Record<string, Check> }> {
   const result = await runCli([...flags, 'doctor', '--json'], { env });
   const report = JSON.parse(result.stdout) as { ok: boolean; checks: Check[] };

@@ -32,9 +32,7 @@ function llmServer(request: ChatCompletionRequest): StubChatReply {
 
 /** Input and output tokens the stub reported over all chat completions. */
 function reportedUsage(stub: OpenAiStub) {
-  const usages = stub.requests
-    .filter((r) => r.path === '/v1/chat/completions' && r.response)
-    .map((r) => (r.response as { usage: { prompt_tokens: number; completion_tokens: number } }).usage);
+  const usages = stub.requests.filter((r) => r.path === '/v1/chat/completions' && r.response).map((r) => (r.response as { usage: { prompt_tokens: number; completion_tokens: number } }).usage);
   return { inputTokens: usages.reduce((s, u) => s + u.prompt_tokens, 0), outputTokens: usages.reduce((s, u) => s + u.completion_tokens, 0), modelCalls: usages.length };
 }
 
@@ -83,13 +81,16 @@ describe('createLlmModels against a local OpenAI-compatible server', () => {
     expect((error as StrataError).hint).toMatch(/STRATA_LLM_BASE_URL/);
   });
 
-  it("answers in a second session from a fact stated only in the first; a later contradiction supersedes it; usage counted", async () => {
+  it('answers in a second session from a fact stated only in the first; a later contradiction supersedes it; usage counted', async () => {
     const stub = await track(startOpenAiStub({ chat: llmServer, embeddingDimensions: 24 }));
     const { summarizer, extractor, embeddings } = createLlmModels({ baseUrl: `${stub.url}/v1`, model: 'stub-llm', embeddings: { baseUrl: `${stub.url}/v1`, model: 'stub-embed' } });
     const memory = await track(createMemory({ summarizer, extractor, ...(embeddings ? { embeddings } : {}), queue: await createInlineJobQueue() }));
     const first = await memory.sessions.create({ namespace: 'ana' });
     const second = await memory.sessions.create({ namespace: 'ana' });
-    await memory.append(first.id, [{ role: 'user', content: 'Hi, I live in Lisbon.' }, { role: 'assistant', content: 'Nice!' }]);
+    await memory.append(first.id, [
+      { role: 'user', content: 'Hi, I live in Lisbon.' },
+      { role: 'assistant', content: 'Nice!' },
+    ]);
     await memory.append(second.id, { role: 'user', content: 'Where do I live?' });
     const recall = await memory.getContext(second.id, { budgetTokens: 800 });
     expect(recall.messages.map((m) => m.content).join('\n')).toMatch(/User lives in Lisbon\./);
@@ -100,7 +101,10 @@ describe('createLlmModels against a local OpenAI-compatible server', () => {
     expect(prompt).toMatch(/User lives in Porto\./);
     expect(prompt).not.toMatch(/User lives in Lisbon\./);
     const facts = await memory.facts.list({ namespace: 'ana', includeSuperseded: true });
-    expect(facts.map((f) => [f.object, f.validTo === undefined, f.degraded])).toEqual([['Lisbon', false, false], ['Porto', true, false]]);
+    expect(facts.map((f) => [f.object, f.validTo === undefined, f.degraded])).toEqual([
+      ['Lisbon', false, false],
+      ['Porto', true, false],
+    ]);
     expect(memory.stats().derivation).toMatchObject(reportedUsage(stub));
   });
 
@@ -112,24 +116,41 @@ describe('createLlmModels against a local OpenAI-compatible server', () => {
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}/v1`;
     const { summarizer, extractor } = createLlmModels({ baseUrl, model: 'stub-llm' });
-    const memory: Memory = await track(createMemory({
-      store: await createStore(), summarizer, extractor, embeddings: new HashingEmbeddings(), queue: await createInlineJobQueue({ attempts: 2 }),
-      policy: { immediate: { maxMessages: 4, minMessages: 2 }, working: { batchMessages: 2 } },
-    }));
+    const memory: Memory = await track(
+      createMemory({
+        store: await createStore(),
+        summarizer,
+        extractor,
+        embeddings: new HashingEmbeddings(),
+        queue: await createInlineJobQueue({ attempts: 2 }),
+        policy: { immediate: { maxMessages: 4, minMessages: 2 }, working: { batchMessages: 2 } },
+      }),
+    );
     const session = await memory.sessions.create({ namespace: 'ana' });
     for (const content of ['I live in Lisbon.', 'I work at Acme.', 'My sister is Ana.']) {
-      await memory.append(session.id, [{ role: 'user', content }, { role: 'assistant', content: 'Noted.' }]);
+      await memory.append(session.id, [
+        { role: 'user', content },
+        { role: 'assistant', content: 'Noted.' },
+      ]);
     }
-    const summaries = await memory.export(session.id, { format: 'json' }).then((j) => (JSON.parse(j) as { sessions: { summaries: { id: string; sourceMessageIds: string[]; degraded: boolean; text: string }[] }[] }).sessions[0]!.summaries);
+    const summaries = await memory
+      .export(session.id, { format: 'json' })
+      .then((j) => (JSON.parse(j) as { sessions: { summaries: { id: string; sourceMessageIds: string[]; degraded: boolean; text: string }[] }[] }).sessions[0]!.summaries);
     expect(summaries.length).toBeGreaterThan(0);
     expect(summaries.every((s) => s.degraded && !s.text.startsWith('LLM'))).toBe(true);
     const offline = await memory.facts.list({ namespace: 'ana' });
-    expect(offline.map((f) => [f.predicate, f.object, f.degraded])).toEqual([['lives_in', 'Lisbon', true], ['employer', 'Acme', true], ['sister', 'Ana', true]]);
+    expect(offline.map((f) => [f.predicate, f.object, f.degraded])).toEqual([
+      ['lives_in', 'Lisbon', true],
+      ['employer', 'Acme', true],
+      ['sister', 'Ana', true],
+    ]);
     const degraded = memory.stats().derivation.degradedResults;
 
     const stub = await track(startOpenAiStub({ chat: llmServer, port }));
     expect(await memory.rederiveDegraded()).toEqual({ jobs: degraded, remaining: 0 });
-    const replaced = await memory.export(session.id, { format: 'json' }).then((j) => (JSON.parse(j) as { sessions: { summaries: { id: string; sourceMessageIds: string[]; degraded: boolean; text: string }[] }[] }).sessions[0]!.summaries);
+    const replaced = await memory
+      .export(session.id, { format: 'json' })
+      .then((j) => (JSON.parse(j) as { sessions: { summaries: { id: string; sourceMessageIds: string[]; degraded: boolean; text: string }[] }[] }).sessions[0]!.summaries);
     expect(replaced.map((s) => [s.id, s.sourceMessageIds])).toEqual(summaries.map((s) => [s.id, s.sourceMessageIds]));
     expect(replaced.every((s) => !s.degraded && s.text.startsWith('LLM summary'))).toBe(true);
     const facts = await memory.facts.list({ namespace: 'ana', includeSuperseded: true });

@@ -9,7 +9,12 @@ const sandbox = createSandbox('ops');
 const env = { ...sandbox.env, STRATA_NAMESPACE: 'maya' };
 let sessionId = '';
 
-interface SessionRow { id: string; namespace: string; title?: string; messages: number }
+interface SessionRow {
+  id: string;
+  namespace: string;
+  title?: string;
+  messages: number;
+}
 
 beforeAll(async () => {
   const input = ['My name is Maya.', 'I live in Lisbon and I work as a data engineer at Nimbus.', 'I love hiking on the coastal trail in Sintra.', 'I moved to Porto last week.', ''].join('\n');
@@ -126,7 +131,7 @@ describe('strata export and import', () => {
     expect(report.summaries).toBeGreaterThan(0);
     readDb(sandbox.dataDir, (db) => {
       expect(db.prepare('SELECT COUNT(*) FROM messages WHERE session_id = ?').pluck().get(report.sessionId)).toBe(1200);
-      expect(db.prepare("SELECT title FROM sessions WHERE id = ?").pluck().get(report.sessionId)).toBe('transcript.jsonl');
+      expect(db.prepare('SELECT title FROM sessions WHERE id = ?').pluck().get(report.sessionId)).toBe('transcript.jsonl');
       expect(db.prepare("SELECT object FROM facts WHERE namespace = 'bulk' AND predicate = 'lives_in'").pluck().all()).toEqual(['Faro']);
     });
   });
@@ -230,7 +235,16 @@ describe('strata forget, prune, reindex', () => {
 
 describe('exit codes', () => {
   it('1 with a hint for bad input, usage errors and unknown ids', async () => {
-    const cases = [['show', 'ses_missing'], ['inspect', 'ses_missing'], ['export', 'ses_missing'], ['forget', '--session', 'ses_missing'], ['prune', '--days', 'soon'], ['export', 'x', '--format', 'pdf'], ['import', join(sandbox.dir, 'missing.json')], ['forget']];
+    const cases = [
+      ['show', 'ses_missing'],
+      ['inspect', 'ses_missing'],
+      ['export', 'ses_missing'],
+      ['forget', '--session', 'ses_missing'],
+      ['prune', '--days', 'soon'],
+      ['export', 'x', '--format', 'pdf'],
+      ['import', join(sandbox.dir, 'missing.json')],
+      ['forget'],
+    ];
     const results = await Promise.all(cases.map((args) => runCli(args, { env })));
     results.forEach(({ code, stderr }, i) => {
       expect({ args: cases[i], code }).toEqual({ args: cases[i], code: 1 });

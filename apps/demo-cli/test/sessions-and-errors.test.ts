@@ -9,11 +9,20 @@ const sandbox = createSandbox('sessions');
 afterAll(() => sandbox.dispose());
 const env = sandbox.env;
 
-interface SessionRow { id: string; title?: string; messages: number }
-interface SessionList { sessions: SessionRow[]; total: number; more: number }
+interface SessionRow {
+  id: string;
+  title?: string;
+  messages: number;
+}
+interface SessionList {
+  sessions: SessionRow[];
+  total: number;
+  more: number;
+}
 const list = async (...args: string[]): Promise<SessionList> => json<SessionList>(await runCli(['sessions', ...args, '--json'], { env }));
 /** The JSON error a command wrote on stderr under --json. */
-const jsonError = (stderr: string): { code: string; message: string; hint: string; stack?: string } => (JSON.parse(stderr) as { error: { code: string; message: string; hint: string; stack?: string } }).error;
+const jsonError = (stderr: string): { code: string; message: string; hint: string; stack?: string } =>
+  (JSON.parse(stderr) as { error: { code: string; message: string; hint: string; stack?: string } }).error;
 
 /** A session stored without messages, as older versions of strata left them. */
 async function storeEmptySession(title: string): Promise<string> {
@@ -45,7 +54,12 @@ describe('sessions: no empty ones, --continue, paging, prune --empty', () => {
     const emptyId = await storeEmptySession('left empty');
     expect((await list()).sessions[0]?.title).toBe('left empty'); // the newest
     // a session without messages reads as one, without a stack trace
-    for (const args of [['inspect', emptyId], ['export', emptyId, '--format', 'md'], ['show', emptyId], ['show', emptyId, '--mermaid']]) {
+    for (const args of [
+      ['inspect', emptyId],
+      ['export', emptyId, '--format', 'md'],
+      ['show', emptyId],
+      ['show', emptyId, '--mermaid'],
+    ]) {
       const read = await runCli(args, { env });
       expect(read.code, args.join(' ')).toBe(0);
       expect(read.stderr, args.join(' ')).not.toMatch(/\n\s+at /);
@@ -138,10 +152,20 @@ describe('reads are reads', () => {
       expect(chat.code).toBe(0);
       const [session] = json<SessionList>(await runCli(['sessions', '--json'], { env: box.env })).sessions;
       type Topic = { id: string; accessCount: number; halfLifeMs: number; lastAccessedAt?: number };
-      const topics = async (): Promise<Topic[]> => json<{ topics: Topic[] }>(await runCli(['inspect', session!.id, '--json', '-q', 'kayak'], { env: box.env })).topics.map(({ id, accessCount, halfLifeMs, lastAccessedAt }) => ({ id, accessCount, halfLifeMs, ...(lastAccessedAt === undefined ? {} : { lastAccessedAt }) }));
+      const topics = async (): Promise<Topic[]> =>
+        json<{ topics: Topic[] }>(await runCli(['inspect', session!.id, '--json', '-q', 'kayak'], { env: box.env })).topics.map(({ id, accessCount, halfLifeMs, lastAccessedAt }) => ({
+          id,
+          accessCount,
+          halfLifeMs,
+          ...(lastAccessedAt === undefined ? {} : { lastAccessedAt }),
+        }));
       const before = await topics();
       expect(before.length).toBeGreaterThan(0);
-      for (const args of [['search', 'kayak'], ['inspect', session!.id, '-q', 'kayak club'], ['export', session!.id, '-o', join(box.dir, 'out.json')]]) {
+      for (const args of [
+        ['search', 'kayak'],
+        ['inspect', session!.id, '-q', 'kayak club'],
+        ['export', session!.id, '-o', join(box.dir, 'out.json')],
+      ]) {
         expect((await runCli(args, { env: box.env })).code).toBe(0);
       }
       expect(await topics()).toEqual(before);

@@ -86,7 +86,11 @@ describe('running strata from the repository', () => {
   it('a global install of apps/demo-cli puts strata on PATH', () => {
     const prefix = mkdtempSync(join(tmpdir(), 'strata-global-'));
     try {
-      const install = spawnSync('npm', ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', '--ignore-scripts', './apps/demo-cli'], { cwd: root, env: sandbox.env, encoding: 'utf8' });
+      const install = spawnSync('npm', ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', '--ignore-scripts', './apps/demo-cli'], {
+        cwd: root,
+        env: sandbox.env,
+        encoding: 'utf8',
+      });
       expect(install.status, install.stderr).toBe(0);
       const strata = join(prefix, 'bin', 'strata');
       expect(existsSync(strata)).toBe(true);

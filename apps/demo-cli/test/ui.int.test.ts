@@ -86,7 +86,7 @@ describe.skipIf(skipReason !== null)(`strata ui in a real browser${skipReason ? 
     await shot('topics');
   });
 
-  it('a chat turn in the browser is stored, and the next turn\'s context panel shows it', async () => {
+  it("a chat turn in the browser is stored, and the next turn's context panel shows it", async () => {
     await open('/chat');
     const send = async (text: string): Promise<void> => {
       await page.fill('#text', text);
@@ -123,7 +123,9 @@ describe.skipIf(skipReason !== null)(`strata ui in a real browser${skipReason ? 
     const sessionId = await withLibrary(async (m) => (await m.sessions.list({ namespace: 'maya' })).find((s) => s.title === 'Three weeks later')!.id);
     await open(`/context?session=${sessionId}&q=${encodeURIComponent('Where does Maya live now?')}&budget=600`);
     const rows = await page.locator('#manifest tr[data-id]').evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-id'), tr.getAttribute('data-included')]));
-    const expected = await withLibrary(async (m) => (await m.getContext(sessionId, { query: 'Where does Maya live now?', budgetTokens: 600, touch: false })).manifest.map((i) => [i.id, String(i.included)]));
+    const expected = await withLibrary(async (m) =>
+      (await m.getContext(sessionId, { query: 'Where does Maya live now?', budgetTokens: 600, touch: false })).manifest.map((i) => [i.id, String(i.included)]),
+    );
     expect(rows).toEqual(expected);
     expect(await page.locator('#used').textContent()).toMatch(/^\d+$/);
     expect(await page.locator('#budget-bar span').count()).toBeGreaterThan(1);

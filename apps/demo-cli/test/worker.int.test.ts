@@ -19,7 +19,12 @@ afterAll(async () => {
   if (skipReason === null) for (const prefix of [probePrefix, env.STRATA_REDIS_PREFIX]) await deleteRedisKeys(redisUrl, prefix);
 });
 
-interface Stats { derived: number; applied: number; failures: number; queues: Record<string, { waiting: number; failed: number }> }
+interface Stats {
+  derived: number;
+  applied: number;
+  failures: number;
+  queues: Record<string, { waiting: number; failed: number }>;
+}
 
 describe.skipIf(skipReason !== null)(`strata with Redis (BullMQ)${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
   it('chat derives through the Redis queue while a strata worker serves it, and a second process remembers', async () => {

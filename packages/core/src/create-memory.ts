@@ -25,25 +25,27 @@ const port = (methods: string[]) =>
 
 const lexicalIndex = port(['search']);
 
-const optionsSchema = z.object({
-  store: z.union([z.string(), port(['write', 'sessions', 'messages', 'summaries', 'facts', 'jobs', 'close', 'writeTopics', 'topics', 'links', 'topicStorage'])]).optional(),
-  lexical: lexicalIndex.optional(),
-  knowledge: port(['upsert', 'query', 'setCurrent', 'delete', 'count', 'close']).optional(),
-  queue: port(['start', 'enqueue', 'pending', 'drain', 'close']).optional(),
-  summarizer: port(['summarize', 'consolidate']).optional(),
-  extractor: port(['extract']).optional(),
-  fallbackSummarizer: port(['summarize', 'consolidate']).optional(),
-  fallbackExtractor: port(['extract']).optional(),
-  embeddings: port(['embedDocuments', 'embedQuery']).optional(),
-  tokens: port(['count']).optional(),
-  clock: port(['now']).optional(),
-  threadSelector: port(['selectParents']).optional(),
-  policy: z.unknown().optional(),
-  onError: z.custom<(...args: unknown[]) => unknown>((value) => typeof value === 'function', { message: 'must be a function' }).optional(),
-}).refine((o) => o.store === undefined || typeof o.store === 'string' || o.lexical !== undefined || lexicalIndex.safeParse(o.store).success, {
-  path: ['store'],
-  message: 'must implement LexicalIndex (search) when no `lexical` option is given: pass `lexical`, or a store that implements search',
-});
+const optionsSchema = z
+  .object({
+    store: z.union([z.string(), port(['write', 'sessions', 'messages', 'summaries', 'facts', 'jobs', 'close', 'writeTopics', 'topics', 'links', 'topicStorage'])]).optional(),
+    lexical: lexicalIndex.optional(),
+    knowledge: port(['upsert', 'query', 'setCurrent', 'delete', 'count', 'close']).optional(),
+    queue: port(['start', 'enqueue', 'pending', 'drain', 'close']).optional(),
+    summarizer: port(['summarize', 'consolidate']).optional(),
+    extractor: port(['extract']).optional(),
+    fallbackSummarizer: port(['summarize', 'consolidate']).optional(),
+    fallbackExtractor: port(['extract']).optional(),
+    embeddings: port(['embedDocuments', 'embedQuery']).optional(),
+    tokens: port(['count']).optional(),
+    clock: port(['now']).optional(),
+    threadSelector: port(['selectParents']).optional(),
+    policy: z.unknown().optional(),
+    onError: z.custom<(...args: unknown[]) => unknown>((value) => typeof value === 'function', { message: 'must be a function' }).optional(),
+  })
+  .refine((o) => o.store === undefined || typeof o.store === 'string' || o.lexical !== undefined || lexicalIndex.safeParse(o.store).success, {
+    path: ['store'],
+    message: 'must implement LexicalIndex (search) when no `lexical` option is given: pass `lexical`, or a store that implements search',
+  });
 
 /**
  * Creates a memory. Every port is injectable; what is not given defaults to the in-process,

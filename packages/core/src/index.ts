@@ -28,8 +28,16 @@ export type { DerivationProgress, DerivationProgressListener, FlushOptions, Flus
 export type { BackgroundError, BackgroundErrorKind, BackgroundErrorListener } from './services/background-errors.js';
 
 export type {
-  FactFilter, JobFilter, MessageFilter, SeqRange, SessionFilter, SessionStore,
-  StoreOp, SummaryFilter, WriteBatch, WriteReceipt,
+  FactFilter,
+  JobFilter,
+  MessageFilter,
+  SeqRange,
+  SessionFilter,
+  SessionStore,
+  StoreOp,
+  SummaryFilter,
+  WriteBatch,
+  WriteReceipt,
 } from './ports/session-store.js';
 export type { LexicalHit, LexicalIndex, LexicalKind, LexicalQuery } from './ports/lexical-index.js';
 export type { KnowledgeBase, KnowledgeEntry, KnowledgeFilter, KnowledgeKind, KnowledgeMatch, KnowledgeQuery } from './ports/knowledge-base.js';
@@ -80,8 +88,16 @@ export { parseWith } from './config/parse.js';
 
 // Input rules shared by every KnowledgeBase adapter (same checks, codes and messages).
 export {
-  REINDEX_HINT, knowledgeDimensionMismatch, invalidKnowledgeInput, validateChanges, validateDimensionsOption, validateEntries,
-  validateFilter, validateIds, validateQuery, validateQueryNamespace,
+  REINDEX_HINT,
+  knowledgeDimensionMismatch,
+  invalidKnowledgeInput,
+  validateChanges,
+  validateDimensionsOption,
+  validateEntries,
+  validateFilter,
+  validateIds,
+  validateQuery,
+  validateQueryNamespace,
 } from './adapters/knowledge/knowledge-validation.js';
 
 // Topics, threads and decay.

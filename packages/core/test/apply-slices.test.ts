@@ -23,7 +23,14 @@ describe('applying a derivation result leaves the event loop between its steps',
     };
     const memory = await createMemory({ store, knowledge, clock: steppingClock() });
     const session = await memory.sessions.create({ namespace: 'ns' });
-    await memory.append(session.id, Array.from({ length: 24 }, (_, i) => ({ role: i % 2 ? ('assistant' as const) : ('user' as const), name: i % 2 ? 'Ana' : 'Ben', content: `I adopted a cat named Miso ${i} and moved to Porto last week.` })));
+    await memory.append(
+      session.id,
+      Array.from({ length: 24 }, (_, i) => ({
+        role: i % 2 ? ('assistant' as const) : ('user' as const),
+        name: i % 2 ? 'Ana' : 'Ben',
+        content: `I adopted a cat named Miso ${i} and moved to Porto last week.`,
+      })),
+    );
     await memory.flush();
     await memory.close();
     const firstKb = events.indexOf('kb');

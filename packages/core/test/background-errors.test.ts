@@ -114,7 +114,10 @@ describe('flush', () => {
   it('is settled with nothing pending once derivation has landed', async () => {
     const memory = await createMemory();
     const session = await memory.sessions.create({ namespace: 'n' });
-    await memory.append(session.id, Array.from({ length: 12 }, (_, i) => ({ role: i % 2 ? ('assistant' as const) : ('user' as const), content: `Turn ${i} about the garden and the tomatoes.` })));
+    await memory.append(
+      session.id,
+      Array.from({ length: 12 }, (_, i) => ({ role: i % 2 ? ('assistant' as const) : ('user' as const), content: `Turn ${i} about the garden and the tomatoes.` })),
+    );
     expect(await memory.flush()).toEqual({ settled: true, pending: [] });
     await memory.close();
   });

@@ -22,7 +22,8 @@ function countingQueue(inner: JobQueue): JobQueue & { enqueues: DeriveJob[][] } 
   };
 }
 
-const turns = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ role: i % 2 ? ('assistant' as const) : ('user' as const), content: `turn ${from + i}: I went hiking near Lake Bled on day ${from + i}.` }));
+const turns = (n: number, from = 0) =>
+  Array.from({ length: n }, (_, i) => ({ role: i % 2 ? ('assistant' as const) : ('user' as const), content: `turn ${from + i}: I went hiking near Lake Bled on day ${from + i}.` }));
 
 describe('planning derivation after append (deferred to the next macrotask)', () => {
   it('append returns before planning; planning then runs once for the appends in between', async () => {

@@ -66,10 +66,20 @@ describe('derivation work grows linearly with the session (rows read, not millis
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const inner = new ExtractiveSummarizer({ tokens: new TiktokenTokenCounter() });
-    const gated: Summarizer = { name: 'gated', summarize: async (input) => { await gate; return inner.summarize(input); }, consolidate: (input) => inner.consolidate(input) };
+    const gated: Summarizer = {
+      name: 'gated',
+      summarize: async (input) => {
+        await gate;
+        return inner.summarize(input);
+      },
+      consolidate: (input) => inner.consolidate(input),
+    };
     const memory = await createMemory({ store, summarizer: gated, clock: steppingClock(), queue: await createInProcessJobQueue() });
     const session = await memory.sessions.create({ namespace: 'n' });
-    await memory.append(session.id, Array.from({ length: 3000 }, (_, i) => turn(i)));
+    await memory.append(
+      session.id,
+      Array.from({ length: 3000 }, (_, i) => turn(i)),
+    );
     await memory.getContext(session.id, { budgetTokens: 1000 }); // plans the derivation of the 3,000 turns (reads them once)
     const before = rows();
     const context = await memory.getContext(session.id, { query: 'roses', budgetTokens: 1000 });

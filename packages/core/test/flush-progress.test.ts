@@ -54,7 +54,10 @@ describe('flush({ onProgress }): following derivation of a long history', () => 
     const events: DerivationProgress[] = [];
     await memory.flush({ onProgress: (p) => events.push(p) });
     const idle = { derivedTurns: 0, totalTurns: 0, pendingJobs: 0, failedJobs: 0, sessions: 0 };
-    expect(events).toEqual([{ ...idle, done: false }, { ...idle, done: true }]);
+    expect(events).toEqual([
+      { ...idle, done: false },
+      { ...idle, done: true },
+    ]);
     await memory.close();
   });
 
@@ -74,7 +77,13 @@ describe('flush({ onProgress }): following derivation of a long history', () => 
     const session = await memory.sessions.create({ namespace: 'n' });
     await memory.append(session.id, history(200));
     const boom = new Error('listener broke');
-    await expect(memory.flush({ onProgress: () => { throw boom; } })).rejects.toBe(boom);
+    await expect(
+      memory.flush({
+        onProgress: () => {
+          throw boom;
+        },
+      }),
+    ).rejects.toBe(boom);
     expect((await memory.getContext(session.id)).pending.jobs).toEqual([]);
     await memory.close();
   });

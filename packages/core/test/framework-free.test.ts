@@ -30,7 +30,19 @@ function appWithoutLangChain(): string {
   const nested = join(coreDir, 'node_modules');
   for (const name of existsSync(nested) ? readdirSync(nested) : []) if (!name.startsWith('.')) symlinkSync(join(nested, name), join(core, 'node_modules', name));
   cpSync(join(coreDir, 'package.json'), join(core, 'package.json'));
-  execFileSync(process.execPath, [join(rootModules, 'typescript/bin/tsc'), '-p', join(coreDir, 'tsconfig.build.json'), '--outDir', join(core, 'dist'), '--declaration', 'false', '--declarationMap', 'false', '--sourceMap', 'false']);
+  execFileSync(process.execPath, [
+    join(rootModules, 'typescript/bin/tsc'),
+    '-p',
+    join(coreDir, 'tsconfig.build.json'),
+    '--outDir',
+    join(core, 'dist'),
+    '--declaration',
+    'false',
+    '--declarationMap',
+    'false',
+    '--sourceMap',
+    'false',
+  ]);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
   return app;
 }

@@ -35,12 +35,14 @@ function matchesFilter(entry: KnowledgeEntry, filter: KnowledgeFilter): boolean 
 /** Every matching entry scored, best first, equal scores by id. */
 function naiveQuery(entries: Iterable<KnowledgeEntry>, vector: number[], k: number, filter: KnowledgeFilter): KnowledgeMatch[] {
   const query = toUnit32(vector);
-  const scored = [...entries].filter((entry) => matchesFilter(entry, filter)).map((entry) => {
-    const unit = toUnit32(entry.vector);
-    let dot = 0;
-    for (let d = 0; d < query.length; d++) dot += (query[d] as number) * (unit[d] as number);
-    return { id: entry.id, kind: entry.kind, sessionId: entry.sessionId, score: Math.max(-1, Math.min(1, dot)) };
-  });
+  const scored = [...entries]
+    .filter((entry) => matchesFilter(entry, filter))
+    .map((entry) => {
+      const unit = toUnit32(entry.vector);
+      let dot = 0;
+      for (let d = 0; d < query.length; d++) dot += (query[d] as number) * (unit[d] as number);
+      return { id: entry.id, kind: entry.kind, sessionId: entry.sessionId, score: Math.max(-1, Math.min(1, dot)) };
+    });
   scored.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return scored.slice(0, k);
 }
@@ -92,8 +94,13 @@ async function checkAgainstNaive(seed: number, sources: VectorSource[], rowsPerP
       const id = `e${Math.floor(random() * idSpace)}`;
       const kind = random() < 0.8 ? 'turn' : pick(kinds);
       const entry: KnowledgeEntry = {
-        id, namespace: random() < 0.9 ? 'a' : 'b', kind, sessionId: random() < 0.2 ? null : `s${Math.floor(random() * 5)}`,
-        vector: source(random, pool), current: random() < 0.8, createdAt: phase,
+        id,
+        namespace: random() < 0.9 ? 'a' : 'b',
+        kind,
+        sessionId: random() < 0.2 ? null : `s${Math.floor(random() * 5)}`,
+        vector: source(random, pool),
+        current: random() < 0.8,
+        createdAt: phase,
       };
       batch.push(entry);
     }
@@ -147,12 +154,23 @@ describe('InMemoryKnowledgeBase answers like a naive scan', () => {
   it('breaks ties by id, across kinds too', async () => {
     const kb = new InMemoryKnowledgeBase();
     const entry = (id: string, kind: KnowledgeKind, vector: number[]): KnowledgeEntry => ({
-      id, namespace: 'n', kind, sessionId: null, vector, current: true, createdAt: 0,
+      id,
+      namespace: 'n',
+      kind,
+      sessionId: null,
+      vector,
+      current: true,
+      createdAt: 0,
     });
     await kb.upsert([entry('c', 'turn', [1, 0, 0]), entry('a', 'summary', [2, 0, 0]), entry('b', 'turn', [0, 1, 0]), entry('d', 'fact', [3, 0, 0])]);
     await kb.upsert([entry('e', 'turn', [0, 0, 1])]);
     const matches = await kb.query({ vector: [1, 0, 0], k: 4, filter: { namespace: 'n' } });
-    expect(matches.map((m) => [m.id, m.score])).toEqual([['a', 1], ['c', 1], ['d', 1], ['b', 0]]);
+    expect(matches.map((m) => [m.id, m.score])).toEqual([
+      ['a', 1],
+      ['c', 1],
+      ['d', 1],
+      ['b', 0],
+    ]);
     const listedTwice = await kb.query({ vector: [1, 0, 0], k: 10, filter: { namespace: 'n', kinds: ['turn', 'turn'] } });
     expect(listedTwice.map((m) => m.id)).toEqual(['c', 'b', 'e']);
     expect(await kb.count({ namespace: 'n', kinds: ['turn', 'turn'] })).toBe(3);

@@ -135,7 +135,12 @@ describe('DESIGN invariants', () => {
     const after = await store.summaries({ sessionId: s.id });
     expect(after.some((x) => x.sourceMessageIds.includes(lisbon.id))).toBe(false);
     expect(after.some((x) => x.id === synopsis.id)).toBe(false);
-    expect(after.filter((x) => x.level === 'synopsis').map((x) => x.text).join(' ')).not.toMatch(/Lisbon/);
+    expect(
+      after
+        .filter((x) => x.level === 'synopsis')
+        .map((x) => x.text)
+        .join(' '),
+    ).not.toMatch(/Lisbon/);
     const rederived = after.find((x) => x.level === 'batch' && x.fromSeq <= lisbon.seq && x.toSeq >= lisbon.seq);
     expect(rederived?.sourceMessageIds.sort()).toEqual(summaryWithIt.sourceMessageIds.filter((id) => id !== lisbon.id).sort());
     expect(await store.facts({ sourceMessageIds: [lisbon.id], includeSuperseded: true })).toEqual([]);

@@ -9,7 +9,10 @@ import type { TopicStore } from '../src/ports/topic-store.js';
 import { createTestMemory } from './helpers.js';
 
 async function expectStrataError(promise: Promise<unknown>, code: string, message?: RegExp) {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(StrataError.is(error), `expected a StrataError, got ${String(error)}`).toBe(true);
   const e = error as StrataError;
   expect(e.code).toBe(code);
@@ -76,7 +79,12 @@ describe('sessions', () => {
     const bare: SessionStore & TopicStore = new Proxy(store, { get: (target, key, receiver) => (key === 'search' ? undefined : Reflect.get(target, key, receiver)) });
     await expectStrataError(createMemory({ store: bare }), 'CONFIG_INVALID', /LexicalIndex/);
     const queries: string[] = [];
-    const lexical: LexicalIndex = { search: (query) => { queries.push(query.text); return store.search(query); } };
+    const lexical: LexicalIndex = {
+      search: (query) => {
+        queries.push(query.text);
+        return store.search(query);
+      },
+    };
     const { memory } = await createTestMemory({ store: bare, lexical });
     const s = await memory.sessions.create({ namespace: 'u1' });
     await memory.append(s.id, { role: 'user', content: 'We adopted a greyhound called Pixel.' });
@@ -95,7 +103,10 @@ describe('append', () => {
       { role: 'user', content: 'hello', id: 'm-1', createdAt: '2026-01-02T03:04:05Z', metadata: { lang: 'en' } },
       { role: 'assistant', content: 'hi there' },
     ]);
-    expect(stored.map((m) => [m.id, m.seq])).toEqual([['m-1', 1], [stored[1]!.id, 2]]);
+    expect(stored.map((m) => [m.id, m.seq])).toEqual([
+      ['m-1', 1],
+      [stored[1]!.id, 2],
+    ]);
     expect(stored[0]).toMatchObject({ createdAt: Date.parse('2026-01-02T03:04:05Z'), metadata: { lang: 'en' }, sessionId: s.id, namespace: 'u1' });
     expect((await memory.append(s.id, { role: 'user', content: 'again' }))[0]?.seq).toBe(3);
     expect((await memory.messages(s.id)).map((m) => m.seq)).toEqual([1, 2, 3]);
@@ -109,7 +120,14 @@ describe('append', () => {
     const { memory, store } = await createTestMemory();
     const s = await memory.sessions.create({ namespace: 'u1' });
     await memory.append(s.id, { role: 'user', content: 'first', id: 'dup' });
-    await expectStrataError(memory.append(s.id, [{ role: 'user', content: 'ok' }, { role: 'user', content: 'x', id: 'dup' }]), 'CONFLICT', /dup/);
+    await expectStrataError(
+      memory.append(s.id, [
+        { role: 'user', content: 'ok' },
+        { role: 'user', content: 'x', id: 'dup' },
+      ]),
+      'CONFLICT',
+      /dup/,
+    );
     await expectStrataError(memory.append(s.id, [{ role: 'user', content: 'ok' }, { role: 'user', content: 42 } as never]), 'INVALID_INPUT');
     expect((await store.messages({ sessionId: s.id })).map((m) => m.content)).toEqual(['first']);
     await memory.close();
@@ -137,7 +155,10 @@ describe('getContext', () => {
   it('assembles synopsis/summaries, facts and recalled extracts before the recent turns, with a manifest', async () => {
     const { memory } = await createTestMemory();
     const old = await memory.sessions.create({ namespace: 'u1' });
-    await memory.append(old.id, [{ role: 'user', content: 'My sister Anna is a marine biologist in Lisbon.' }, { role: 'assistant', content: 'That sounds like a fascinating job.' }]);
+    await memory.append(old.id, [
+      { role: 'user', content: 'My sister Anna is a marine biologist in Lisbon.' },
+      { role: 'assistant', content: 'That sounds like a fascinating job.' },
+    ]);
     await memory.append(old.id, { role: 'user', content: 'I live in Porto.' });
     const s = await memory.sessions.create({ namespace: 'u1' });
     for (let i = 0; i < 12; i++) await memory.append(s.id, { role: i % 2 ? 'assistant' : 'user', content: `Small talk number ${i} about gardening tomatoes.` });
@@ -236,8 +257,14 @@ describe('export and import', () => {
       { role: 'user', content: 'Hi, I live in Oslo.', createdAt: '2026-11-20T10:00:00Z' },
       { role: 'assistant', content: 'Hello!', createdAt: '2026-11-20T10:00:05Z' },
     ]);
-    const jsonl = (await memory.export(s.id, { format: 'jsonl' })).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(jsonl.map((l) => [l.role, l.content, l.seq])).toEqual([['user', 'Hi, I live in Oslo.', 1], ['assistant', 'Hello!', 2]]);
+    const jsonl = (await memory.export(s.id, { format: 'jsonl' }))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(jsonl.map((l) => [l.role, l.content, l.seq])).toEqual([
+      ['user', 'Hi, I live in Oslo.', 1],
+      ['assistant', 'Hello!', 2],
+    ]);
     const md = await memory.export(s.id, { format: 'markdown' });
     expect(md).toMatch(/^# Chat/);
     expect(md).toMatch(/\*\*user\*\* · 2026-11-20T10:00:00.000Z · #1\n\nHi, I live in Oslo\./);

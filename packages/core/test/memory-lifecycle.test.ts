@@ -27,7 +27,10 @@ const PLANTS: Record<string, Planted[]> = {
 
 /** Current values of the profile slots; the script's filler turns also yield observations, each in a slot of its own. */
 function slotObjects(facts: readonly Fact[]): string[] {
-  return facts.filter((f) => !f.predicate.startsWith('observation:')).map((f) => f.object).sort();
+  return facts
+    .filter((f) => !f.predicate.startsWith('observation:'))
+    .map((f) => f.object)
+    .sort();
 }
 
 /** Every stored turn is covered by an applied summary, or in the immediate tier, or older than the listed turns that already fill the budget. */
@@ -89,7 +92,10 @@ describe('memory lifecycle: 2 namespaces x 3 sessions x 200 turns', () => {
     // the latest fact of a slot is current; the old one is kept with validTo
     const aliceFacts = await memory.facts.list({ namespace: 'alice', includeSuperseded: true });
     const livesIn = aliceFacts.filter((f) => f.predicate === 'lives_in');
-    expect(livesIn.map((f) => [f.object, f.validTo === undefined])).toEqual([['Paris', false], ['Berlin', true]]);
+    expect(livesIn.map((f) => [f.object, f.validTo === undefined])).toEqual([
+      ['Paris', false],
+      ['Berlin', true],
+    ]);
     const paris = livesIn[0]!;
     expect(paris.supersededBy).toBe(livesIn[1]!.id);
     expect(paris.validTo).toBe(livesIn[1]!.validFrom);

@@ -28,8 +28,7 @@ async function memoryWith(turns: [string, number][], context: ContextPolicy): Pr
   return memory;
 }
 
-const turnIds = async (memory: Memory, query: string, k: number) =>
-  (await memory.search({ namespace: NS, query, k, kinds: ['turn'] })).map((hit) => hit.id);
+const turnIds = async (memory: Memory, query: string, k: number) => (await memory.search({ namespace: NS, query, k, kinds: ['turn'] })).map((hit) => hit.id);
 
 const OFF: ContextPolicy = { expandWithFacts: false, expandWithNames: false, timeAware: false, neighbourTurns: false };
 

@@ -45,7 +45,10 @@ describe('turn retrieval on dialogue', () => {
     expect(hits.map((h) => h.text)).toEqual(['Do you keep any pets at home?', 'Yes, a beagle called Biscuit.']);
     const off = await createTestMemory({ policy: { context: { neighbourShare: 0 } } });
     const s2 = await off.memory.sessions.create({ namespace: 'n' });
-    await off.memory.append(s2.id, [{ role: 'user', content: 'Do you keep any pets at home?' }, { role: 'assistant', content: 'Yes, a beagle called Biscuit.' }]);
+    await off.memory.append(s2.id, [
+      { role: 'user', content: 'Do you keep any pets at home?' },
+      { role: 'assistant', content: 'Yes, a beagle called Biscuit.' },
+    ]);
     expect((await off.memory.search({ namespace: 'n', query: 'pets at home', k: 2, kinds: ['turn'] })).map((h) => h.text)).toEqual(['Do you keep any pets at home?']);
     await memory.close();
     await off.memory.close();
@@ -54,7 +57,10 @@ describe('turn retrieval on dialogue', () => {
   it('keeps a turn hit too weak to share its score, after the strong hits and their neighbours', async () => {
     const { memory } = await createTestMemory();
     const strong = await memory.sessions.create({ namespace: 'n' });
-    await memory.append(strong.id, [{ role: 'user', content: 'The quartz kiln and the quartz glaze cracked again.' }, { role: 'assistant', content: 'Oh no!' }]);
+    await memory.append(strong.id, [
+      { role: 'user', content: 'The quartz kiln and the quartz glaze cracked again.' },
+      { role: 'assistant', content: 'Oh no!' },
+    ]);
     const weak = await memory.sessions.create({ namespace: 'n' });
     const filler = 'we walked along the river and talked about the weather and the trains and the market and lunch';
     await memory.append(weak.id, [{ role: 'user', content: `${filler}, then someone mentioned a glaze, ${filler}.` }]);
@@ -66,7 +72,10 @@ describe('turn retrieval on dialogue', () => {
   it('leaves the offline hashing vectors out of ranking, and fuses a real embeddings model', async () => {
     const seed = async (memory: Awaited<ReturnType<typeof createTestMemory>>['memory']) => {
       const s = await memory.sessions.create({ namespace: 'n' });
-      await memory.append(s.id, ['We hiked to the glacier lake.', 'Glacier lake water is cold.', 'Pizza night with friends.', 'Zebra crossing by the zoo.'].map((content) => ({ role: 'user' as const, content })));
+      await memory.append(
+        s.id,
+        ['We hiked to the glacier lake.', 'Glacier lake water is cold.', 'Pizza night with friends.', 'Zebra crossing by the zoo.'].map((content) => ({ role: 'user' as const, content })),
+      );
     };
     const query = { namespace: 'n', query: 'zoo zebra lake', k: 4, kinds: ['turn' as const] };
     const offline = await createTestMemory();

@@ -4,7 +4,10 @@ import { loadOpener, openStoreUrl } from '../src/store-url.js';
 
 /** The StrataError a promise rejects with (fails the test when it resolves or throws something else). */
 async function rejection(promise: Promise<unknown>): Promise<StrataError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(StrataError);
   return error as StrataError;
 }
@@ -37,7 +40,7 @@ describe('a store named by URL', () => {
     expect(`${error.message} ${error.hint}`).not.toContain('s3cret');
   });
 
-  it('names the package to install when the scheme\'s adapter is missing', async () => {
+  it("names the package to install when the scheme's adapter is missing", async () => {
     const error = await rejection(loadOpener('@strata/store-that-is-not-installed'));
     expect(error.code).toBe('CONFIG_INVALID');
     expect(error.hint).toBe('Run npm install @strata/store-that-is-not-installed.');

@@ -17,10 +17,18 @@ async function depsWithTurns() {
   const store = await createInMemorySessionStore();
   const tokens = new CharTokenCounter();
   const deps: MemoryDeps = {
-    store, lexical: store, topics: store, threads: new LinearThreadSelector(),
-    knowledge: await createInMemoryKnowledgeBase(), queue: await createInlineJobQueue(),
-    summarizer: new ExtractiveSummarizer({ tokens }), extractor: new HeuristicFactExtractor(), embeddings: new HashingEmbeddings(),
-    tokens, clock: { now: () => 5_000 }, policy: policySchema.parse({}),
+    store,
+    lexical: store,
+    topics: store,
+    threads: new LinearThreadSelector(),
+    knowledge: await createInMemoryKnowledgeBase(),
+    queue: await createInlineJobQueue(),
+    summarizer: new ExtractiveSummarizer({ tokens }),
+    extractor: new HeuristicFactExtractor(),
+    embeddings: new HashingEmbeddings(),
+    tokens,
+    clock: { now: () => 5_000 },
+    policy: policySchema.parse({}),
     reportError: (event) => {
       throw event.error;
     },
@@ -29,16 +37,23 @@ async function depsWithTurns() {
   await store.write({
     ops: [
       { type: 'putSession', session: { id: 's1', namespace: 'ns', metadata: {}, createdAt: now, updatedAt: now, lastSeq: 0 } },
-      { type: 'appendMessages', sessionId: 's1', messages: [
-        { id: 'm1', role: 'user', content: 'Berlin bike lanes for cycling?', createdAt: now, metadata: {} },
-        { id: 'm2', role: 'assistant', content: 'Berlin has good bike lanes.', createdAt: now + 1, metadata: {} },
-      ] },
+      {
+        type: 'appendMessages',
+        sessionId: 's1',
+        messages: [
+          { id: 'm1', role: 'user', content: 'Berlin bike lanes for cycling?', createdAt: now, metadata: {} },
+          { id: 'm2', role: 'assistant', content: 'Berlin has good bike lanes.', createdAt: now + 1, metadata: {} },
+        ],
+      },
     ],
   });
   const vectors = await deps.embeddings.embedDocuments(['Berlin bike lanes for cycling?', 'Berlin has good bike lanes.']);
   const result: DeriveResult = {
     job: { key: jobKey('ingest', 's1', 1, 2), type: 'ingest', sessionId: 's1', namespace: 'ns', fromSeq: 1, toSeq: 2 },
-    turnVectors: [{ id: 'm1', vector: vectors[0] ?? [] }, { id: 'm2', vector: vectors[1] ?? [] }],
+    turnVectors: [
+      { id: 'm1', vector: vectors[0] ?? [] },
+      { id: 'm2', vector: vectors[1] ?? [] },
+    ],
     facts: [],
     degraded: false,
   };
@@ -50,7 +65,10 @@ describe('attachIngested', () => {
     const { deps, store, result } = await depsWithTurns();
     await attachIngested(deps, result);
     const once = { topics: await store.topics({}), links: await store.links({}) };
-    expect(once.links.map((l) => [l.messageId, l.parentId])).toEqual([['m1', null], ['m2', 'm1']]);
+    expect(once.links.map((l) => [l.messageId, l.parentId])).toEqual([
+      ['m1', null],
+      ['m2', 'm1'],
+    ]);
     expect(once.topics).toHaveLength(1);
     expect(once.topics[0]?.vectorCount).toBe(2);
     await attachIngested(deps, result);

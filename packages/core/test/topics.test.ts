@@ -59,7 +59,10 @@ describe('topics, threads and decay', () => {
     clock.set(START + 3 * HOUR); // 0.0625: under the floor; the newest topic stays active
     expect(await memory.topics.decay({ sessionId: session.id })).toEqual({ cooled: [bikesTopic?.id], compressed: 2 });
     const cold = await memory.topics.list(session.id);
-    expect(cold.map((t) => [t.isActive, t.activeMessages, t.compressedMessages])).toEqual([[false, 0, 2], [true, 2, 0]]);
+    expect(cold.map((t) => [t.isActive, t.activeMessages, t.compressedMessages])).toEqual([
+      [false, 0, 2],
+      [true, 2, 0],
+    ]);
     expect(cold[0]?.storedBytes).toBeLessThan(cold[0]?.textBytes ?? 0);
     expect(await memory.messages(session.id)).toEqual(before);
     const context = await memory.getContext(session.id, { query: 'nothing matches this', budgetTokens: 4000 });
@@ -81,7 +84,10 @@ describe('topics, threads and decay', () => {
     const [back] = await memory.append(session.id, BACK);
     const topics = await memory.topics.list(session.id);
     // The return made the lasagna topic the older one: 3 hours old, it left the active set.
-    expect(topics.map((t) => [t.isActive, t.compressedMessages, t.accessCount])).toEqual([[true, 0, 1], [false, 2, 0]]);
+    expect(topics.map((t) => [t.isActive, t.compressedMessages, t.accessCount])).toEqual([
+      [true, 0, 1],
+      [false, 2, 0],
+    ]);
     expect(topics[0]?.activeMessages).toBe(3);
     const [hit] = await memory.search({ namespace: 'ana', query: 'winter', k: 1, kinds: ['turn'], contextDepth: 1 });
     expect(hit?.id).toBe(back?.id);
@@ -125,7 +131,10 @@ describe('topics, threads and decay', () => {
     const { memory, session, store, bikes, lasagna } = await conversation();
     await memory.forget({ messageIds: [bikes[0]?.id ?? '', bikes[1]?.id ?? ''] });
     const links = await store.links({ sessionId: session.id });
-    expect(links.map((l) => [l.messageId, l.parentId])).toEqual([[lasagna[0]?.id, null], [lasagna[1]?.id, lasagna[0]?.id]]);
+    expect(links.map((l) => [l.messageId, l.parentId])).toEqual([
+      [lasagna[0]?.id, null],
+      [lasagna[1]?.id, lasagna[0]?.id],
+    ]);
     expect((await memory.topics.list(session.id)).map((t) => t.title)).toEqual(['Give me a lasagna recipe with spinach and …']);
     await memory.forget({ messageIds: [lasagna[0]?.id ?? ''] });
     expect((await memory.topics.list(session.id)).map((t) => t.title)).toEqual(['Layer lasagna sheets with spinach, ricotta and tomato …']);

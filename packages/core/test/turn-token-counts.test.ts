@@ -7,7 +7,14 @@ import { createTestMemory } from './helpers.js';
 function recordingCounter(name = 'tiktoken:o200k_base'): TokenCounter & { texts: string[] } {
   const inner = new TiktokenTokenCounter();
   const texts: string[] = [];
-  return { name, texts, count: (text) => { texts.push(text); return inner.count(text); } };
+  return {
+    name,
+    texts,
+    count: (text) => {
+      texts.push(text);
+      return inner.count(text);
+    },
+  };
 }
 
 const TURNS = Array.from({ length: 40 }, (_, i) => ({ role: i % 2 ? ('assistant' as const) : ('user' as const), content: `turn ${i}: notes on the garden plan number ${i}` }));
@@ -30,7 +37,7 @@ describe('token counts stored with each turn', () => {
     await memory.close();
   });
 
-  it('counts again turns that carry another counter\'s count or none (imports, older rows)', async () => {
+  it("counts again turns that carry another counter's count or none (imports, older rows)", async () => {
     const tokens = recordingCounter('chars/4-test');
     const { memory, store } = await createTestMemory({ tokens, policy: { immediate: { maxMessages: 100, minMessages: 2 } } });
     const session = await memory.sessions.create({ namespace: 'ns' });

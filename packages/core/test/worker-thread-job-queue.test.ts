@@ -30,7 +30,10 @@ async function derivedWith(queue: JobQueue) {
   const facts = (await memory.facts.list({ namespace: 'ns', includeSuperseded: true })).map((f) => f.text).sort();
   const bundle = JSON.parse(await memory.export(session.id, { format: 'json' })) as { sessions: { summaries: { level: string; text: string; fromSeq: number }[] }[] };
   // batch summaries only: which batches a synopsis folds depends on when its job was planned, so on timing
-  const summaries = (bundle.sessions[0]?.summaries ?? []).filter((s) => s.level === 'batch').map((s) => `${s.fromSeq} ${s.text}`).sort();
+  const summaries = (bundle.sessions[0]?.summaries ?? [])
+    .filter((s) => s.level === 'batch')
+    .map((s) => `${s.fromSeq} ${s.text}`)
+    .sort();
   const pending = await queue.pending();
   await memory.close();
   return { context, facts, summaries, pending };
@@ -62,7 +65,12 @@ describe('WorkerThreadJobQueue: derivation off the event loop', () => {
     const queue = createWorkerThreadJobQueue({ modelsModule: TAGGING, attempts: 3, backoffMs: 1 });
     const memory = await createMemory({ queue, policy: POLICY, clock: steppingClock() });
     const session = await memory.sessions.create({ namespace: 'ns' });
-    await memory.append(session.id, [{ role: 'user', content: 'poison pill one' }, { role: 'assistant', content: 'poison pill two' }, { role: 'user', content: 'poison pill three' }, ...HISTORY.slice(0, 9)]);
+    await memory.append(session.id, [
+      { role: 'user', content: 'poison pill one' },
+      { role: 'assistant', content: 'poison pill two' },
+      { role: 'user', content: 'poison pill three' },
+      ...HISTORY.slice(0, 9),
+    ]);
     await memory.flush();
     const failed = (await queue.pending()).filter((job) => job.state === 'failed');
     expect(failed.length).toBeGreaterThan(0);

@@ -1,6 +1,4 @@
-import {
-  StrataError, invalidKnowledgeInput, validateChanges, validateEntries, validateFilter, validateIds, validateQuery,
-} from '@strata/core';
+import { StrataError, invalidKnowledgeInput, validateChanges, validateEntries, validateFilter, validateIds, validateQuery } from '@strata/core';
 import type { KnowledgeBase, KnowledgeEntry, KnowledgeFilter, KnowledgeMatch, KnowledgeQuery } from '@strata/core';
 import { MATCHES_NOTHING, whereOf } from './chroma-metadata.js';
 import { parseChromaOptions } from './chroma-options.js';
@@ -24,7 +22,11 @@ export class ChromaKnowledgeBase implements KnowledgeBase {
   private closed = false;
 
   /** @internal use createChromaKnowledgeBase() */
-  constructor(private readonly records: ChromaRecords, private readonly place: ChromaPlace, private readonly dimensions: number) {}
+  constructor(
+    private readonly records: ChromaRecords,
+    private readonly place: ChromaPlace,
+    private readonly dimensions: number,
+  ) {}
 
   /** Checked against the collection's dimension before anything is sent. Repeated ids: the last one wins. */
   async upsert(entries: KnowledgeEntry[]): Promise<void> {

@@ -12,9 +12,7 @@ export interface EntryMetadata {
 }
 
 /** A Chroma `where` clause, as far as strata builds them. */
-export type WhereClause =
-  | { [key: string]: string | boolean | { $in: string[] } }
-  | { $and: WhereClause[] };
+export type WhereClause = { [key: string]: string | boolean | { $in: string[] } } | { $and: WhereClause[] };
 
 /**
  * Chroma metadata cannot hold null, and a filter on `sessionId` must not match entries that

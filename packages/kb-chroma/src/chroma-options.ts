@@ -52,7 +52,10 @@ const optionsSchema = z
     collectionPrefix: nonEmpty.default('strata'),
     embeddingModel: nonEmpty,
     dimensions: z.int().positive(),
-    collection: z.string().refine(isValidCollectionName, { error: `collection must be ${COLLECTION_NAME_RULE}` }).optional(),
+    collection: z
+      .string()
+      .refine(isValidCollectionName, { error: `collection must be ${COLLECTION_NAME_RULE}` })
+      .optional(),
   })
   .strict()
   .refine((o) => o.url === undefined || (o.host === undefined && o.port === undefined && o.ssl === undefined), {

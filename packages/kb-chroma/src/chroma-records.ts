@@ -13,7 +13,10 @@ const ID_PAGE = 10_000;
  * most `chunk`, below the server's batch limit.
  */
 export class ChromaRecords {
-  constructor(private readonly collection: Collection, private readonly chunk: number) {}
+  constructor(
+    private readonly collection: Collection,
+    private readonly chunk: number,
+  ) {}
 
   async upsert(entries: KnowledgeEntry[]): Promise<void> {
     for (const part of chunksOf(entries, this.chunk)) {

@@ -7,8 +7,7 @@ export interface ChromaPlace {
 }
 
 export const START_HINT =
-  'Start Chroma with `bash scripts/services.sh up` (from the strata repository) or ' +
-  '`npx chroma run --path DIR --host 127.0.0.1 --port PORT`, or point url at a running server.';
+  'Start Chroma with `bash scripts/services.sh up` (from the strata repository) or ' + '`npx chroma run --path DIR --host 127.0.0.1 --port PORT`, or point url at a running server.';
 
 const DIMENSION_ERROR = /expecting embedding with dimension of (\d+), got (\d+)/i;
 

@@ -22,9 +22,20 @@ async function openKb(options: Partial<ChromaKnowledgeBaseOptions> = {}): Promis
 
 const axis = (i: number, dimensions = 4): number[] => Array.from({ length: dimensions }, (_, d) => (d === i ? 1 : 0));
 const entry = (id: string, vector: number[], overrides: Partial<KnowledgeEntry> = {}): KnowledgeEntry => ({
-  id, namespace: 'ns', kind: 'fact', sessionId: null, vector, current: true, createdAt: 1_700_000_000_000, ...overrides,
+  id,
+  namespace: 'ns',
+  kind: 'fact',
+  sessionId: null,
+  vector,
+  current: true,
+  createdAt: 1_700_000_000_000,
+  ...overrides,
 });
-const rejection = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => null, (error: unknown) => error);
+const rejection = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
 const collectionNames = async (): Promise<string[]> => (await adminClient().listCollections({ limit: 1000 })).map((c) => c.name);
 
 if (unavailable === null) {

@@ -7,7 +7,11 @@ import { toStrataError } from '../src/to-strata-error.js';
 
 // No server needed: options are refused before any request, and port 1 never answers.
 
-const rejection = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => null, (error: unknown) => error);
+const rejection = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
 const base = { url: 'http://127.0.0.1:1', embeddingModel: 'm', dimensions: 8 };
 
 describe('createChromaKnowledgeBase options', () => {
@@ -55,9 +59,7 @@ describe('collectionNameFor', () => {
   });
 
   it('makes any model name valid for Chroma, and keeps sanitised names apart', () => {
-    const names = ['nomic-ai/nomic-embed-text:v1.5', 'nomic-ai:nomic-embed-text/v1.5', 'a b', 'a_b', '..', 'm'.repeat(600)].map((model) =>
-      collectionNameFor('strata', model, 768),
-    );
+    const names = ['nomic-ai/nomic-embed-text:v1.5', 'nomic-ai:nomic-embed-text/v1.5', 'a b', 'a_b', '..', 'm'.repeat(600)].map((model) => collectionNameFor('strata', model, 768));
     for (const name of names) expect(isValidCollectionName(name), name).toBe(true);
     expect(new Set(names).size).toBe(names.length);
     expect(names[0]).toMatch(/^strata__nomic-ai-nomic-embed-text-v1\.5-[0-9a-f]{8}__768$/);
@@ -75,7 +77,7 @@ describe('toStrataError', () => {
     ['a connection failure', named('ChromaConnectionError', 'Failed to connect to chromadb.'), 'BACKEND_UNAVAILABLE', true],
     ['a 5xx', named('ChromaServerError', '500: Internal Server Error'), 'BACKEND_UNAVAILABLE', true],
     ['a rate limit', named('ChromaRateLimitError', 'Rate limit exceeded'), 'BACKEND_UNAVAILABLE', true],
-    ['Chroma\'s dimension error', named('ChromaClientError', 'Bad request: Collection expecting embedding with dimension of 4, got 2'), 'CONFIG_INVALID', false],
+    ["Chroma's dimension error", named('ChromaClientError', 'Bad request: Collection expecting embedding with dimension of 4, got 2'), 'CONFIG_INVALID', false],
     ['a missing collection', named('ChromaNotFoundError', 'The requested resource could not be found'), 'NOT_FOUND', false],
     ['refused credentials', named('ChromaUnauthorizedError', 'Unauthorized'), 'CONFIG_INVALID', false],
     ['any other refusal', named('ChromaValueError', 'Expected where to be ...'), 'INTERNAL', false],

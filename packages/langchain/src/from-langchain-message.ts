@@ -6,9 +6,21 @@ import { LANGCHAIN_METADATA_KEY, restoredToolCalls, type LangChainMessageRecord 
 import { toLosslessJson } from './lossless-json.js';
 
 /** LangChain message types and the strata role each one is stored as. */
-const ROLE_OF_TYPE = new Map<string, Role>([['human', 'user'], ['ai', 'assistant'], ['tool', 'tool'], ['system', 'system']]);
+const ROLE_OF_TYPE = new Map<string, Role>([
+  ['human', 'user'],
+  ['ai', 'assistant'],
+  ['tool', 'tool'],
+  ['system', 'system'],
+]);
 /** ChatMessage roles with a strata role of their own, in OpenAI and LangChain spellings. */
-const ROLE_OF_CHAT_ROLE = new Map<string, Role>([['user', 'user'], ['human', 'user'], ['assistant', 'assistant'], ['ai', 'assistant'], ['system', 'system'], ['developer', 'system']]);
+const ROLE_OF_CHAT_ROLE = new Map<string, Role>([
+  ['user', 'user'],
+  ['human', 'user'],
+  ['assistant', 'assistant'],
+  ['ai', 'assistant'],
+  ['system', 'system'],
+  ['developer', 'system'],
+]);
 /** Content block types that are text or tool calls, which strata holds in `content` and `toolCalls`. */
 const TEXTUAL_BLOCKS = new Set(['text', 'tool_call', 'tool_call_chunk', 'invalid_tool_call']);
 

@@ -19,7 +19,7 @@ type Tagged =
 
 const HINT =
   'strata keeps LangChain message fields as JSON: plain objects, arrays, strings, numbers, booleans and null, plus ' +
-  'undefined, NaN, Infinity, -0, bigint, Date, Uint8Array, Buffer and LangChain Documents (a retriever tool\'s artifact), which it converts and restores. ' +
+  "undefined, NaN, Infinity, -0, bigint, Date, Uint8Array, Buffer and LangChain Documents (a retriever tool's artifact), which it converts and restores. " +
   'Turn other values (class instances such as Map, functions, symbols) into plain data before storing the message.';
 
 /**
@@ -41,7 +41,8 @@ export function toLosslessJson(value: unknown, where: string): unknown {
     if (typeof v === 'bigint') return tag({ [LOSSLESS_TAG]: 'bigint', value: v.toString() });
     if (typeof v !== 'object') return refuse(path, `is a ${typeof v}`);
     if (v instanceof Date && Object.getPrototypeOf(v) === Date.prototype) return encodeDate(v, path);
-    if (v instanceof Uint8Array && isPlainBytes(v)) return tag({ [LOSSLESS_TAG]: Buffer.isBuffer(v) ? 'Buffer' : 'Uint8Array', base64: Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64') });
+    if (v instanceof Uint8Array && isPlainBytes(v))
+      return tag({ [LOSSLESS_TAG]: Buffer.isBuffer(v) ? 'Buffer' : 'Uint8Array', base64: Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64') });
     if (v instanceof Document && Object.getPrototypeOf(v) === Document.prototype) return encodeDocument(v, path, visit);
     if (open.has(v)) return refuse(path, 'refers back to itself (a cycle)');
     open.add(v);

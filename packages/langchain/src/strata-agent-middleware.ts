@@ -48,7 +48,6 @@ export interface StrataMiddlewareOptions {
   contextSchema?: InteropZodObject;
 }
 
-
 /**
  * Agent state the middleware adds: the key (id) of the newest state message already appended
  * to strata. One string, whatever the length of the thread, checkpointed with the rest of the

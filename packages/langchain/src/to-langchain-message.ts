@@ -64,7 +64,10 @@ export function toLangChainMessages(messages: readonly ContextMessage[]): BaseMe
 
 /** AIMessage fields: tool calls from strata's fields unless the record keeps them (or the chunks they come from). */
 function aiFields<C extends object>(common: C, message: StoredMessage, record: LangChainMessageRecord | undefined) {
-  const calls = record?.tool_call_chunks === undefined ? { tool_calls: (record?.tool_calls ?? restoredToolCalls(message.toolCalls)) as AIMessage['tool_calls'] } : { tool_call_chunks: record.tool_call_chunks as AIMessageChunk['tool_call_chunks'] };
+  const calls =
+    record?.tool_call_chunks === undefined
+      ? { tool_calls: (record?.tool_calls ?? restoredToolCalls(message.toolCalls)) as AIMessage['tool_calls'] }
+      : { tool_call_chunks: record.tool_call_chunks as AIMessageChunk['tool_call_chunks'] };
   return {
     ...common,
     ...calls,

@@ -33,8 +33,7 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 /** BIGINT (int8) columns hold epoch milliseconds and counts: numbers, not the driver's strings. */
 const INT8_OID = 20;
 const TYPES = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser,
 };
 
 /**
@@ -124,7 +123,7 @@ export class Database implements Queryable {
   private toError(error: unknown): StrataError {
     if (error instanceof Error && /timeout exceeded when trying to connect/i.test(error.message) && this.pool.totalCount >= this.poolSize) {
       return new StrataError('BACKEND_UNAVAILABLE', `${this.where}: all ${this.poolSize} connections of the pool stayed busy for ${this.poolTimeoutMs} ms`, {
-        hint: 'Raise poolSize (and the server\'s max_connections to match), or poolTimeoutMs; calls that hold connections long (big imports) can starve the others.',
+        hint: "Raise poolSize (and the server's max_connections to match), or poolTimeoutMs; calls that hold connections long (big imports) can starve the others.",
         cause: error,
         retryable: true,
       });
@@ -142,7 +141,9 @@ function parseUrl(url: string): URL {
   }
   if (parsed === undefined || (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:')) {
     // the URL itself is not repeated: it may hold a password
-    throw new StrataError('CONFIG_INVALID', `url is not a PostgreSQL URL (it starts "${url.slice(0, url.indexOf(':') + 1 || 12)}").`, { hint: 'Pass url as postgres://user[:password]@host[:port]/database, e.g. postgres://postgres@127.0.0.1:5432/postgres.' });
+    throw new StrataError('CONFIG_INVALID', `url is not a PostgreSQL URL (it starts "${url.slice(0, url.indexOf(':') + 1 || 12)}").`, {
+      hint: 'Pass url as postgres://user[:password]@host[:port]/database, e.g. postgres://postgres@127.0.0.1:5432/postgres.',
+    });
   }
   return parsed;
 }

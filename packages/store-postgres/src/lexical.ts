@@ -69,14 +69,20 @@ export async function indexDocuments(tx: Queryable, documents: readonly LexicalD
       [postings.namespaces, postings.kinds, postings.terms, postings.docs, postings.tfs, postings.lengths, postings.sessions],
     );
   }
-  await addToStats(tx, analyzed.map((a) => ({ namespace: a.document.namespace, kind: a.document.kind, documents: 1, length: a.length })));
+  await addToStats(
+    tx,
+    analyzed.map((a) => ({ namespace: a.document.namespace, kind: a.document.kind, documents: 1, length: a.length })),
+  );
 }
 
 /** Removes documents of one kind by id; unknown ids are ignored. */
 export async function removeDocuments(tx: Queryable, kind: LexicalKind, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   const removed = await tx.query<{ namespace: string; length: number }>('DELETE FROM lexical_docs WHERE kind = $1 AND id = ANY($2::text[]) RETURNING namespace, length', [kind, ids]);
-  await addToStats(tx, removed.map((r) => ({ namespace: r.namespace, kind, documents: -1, length: -r.length })));
+  await addToStats(
+    tx,
+    removed.map((r) => ({ namespace: r.namespace, kind, documents: -1, length: -r.length })),
+  );
 }
 
 /** Removes the turns and summaries of sessions (a deleted session's, whose ids a delete step does not list). */
@@ -86,7 +92,10 @@ export async function removeSessionDocuments(tx: Queryable, sessionIds: readonly
     "DELETE FROM lexical_docs WHERE session_id = ANY($1::text[]) AND kind IN ('turn', 'summary') RETURNING namespace, kind, length",
     [sessionIds],
   );
-  await addToStats(tx, removed.map((r) => ({ namespace: r.namespace, kind: r.kind, documents: -1, length: -r.length })));
+  await addToStats(
+    tx,
+    removed.map((r) => ({ namespace: r.namespace, kind: r.kind, documents: -1, length: -r.length })),
+  );
 }
 
 /**

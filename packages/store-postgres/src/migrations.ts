@@ -186,7 +186,7 @@ export async function migrate(db: Database): Promise<void> {
     // one lock per schema, held to the end of this transaction: a second process waits, then finds the work done
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`strata.migrate.${schema}`]);
     await tx.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    const isNew = (await tx.query<{ exists: boolean }>("SELECT to_regclass($1) IS NOT NULL AS exists", [`${schema}.schema_migrations`]))[0]?.exists !== true;
+    const isNew = (await tx.query<{ exists: boolean }>('SELECT to_regclass($1) IS NOT NULL AS exists', [`${schema}.schema_migrations`]))[0]?.exists !== true;
     if (isNew) {
       await assertEmpty(tx, schema, db.where);
       await tx.query(`CREATE TABLE ${schema}.schema_migrations (version integer PRIMARY KEY, description text NOT NULL, applied_at bigint NOT NULL)`);
@@ -207,7 +207,7 @@ export async function migrate(db: Database): Promise<void> {
 }
 
 async function assertEmpty(tx: Queryable, schema: string, where: string): Promise<void> {
-  const tables = await tx.query<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name LIMIT 5", [schema]);
+  const tables = await tx.query<{ name: string }>('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name LIMIT 5', [schema]);
   if (tables.length === 0) return;
   throw new StrataError('CONFIG_INVALID', `${where} is not a strata schema (it has tables: ${tables.map((t) => t.name).join(', ')}).`, {
     hint: "Pass another schema (option schema, e.g. 'strata'); strata does not write into other applications' tables.",

@@ -35,12 +35,7 @@ export async function selectSessions(db: Queryable, filter: SessionFilter): Prom
 export async function selectMessages(db: Queryable, filter: MessageFilter): Promise<StoredMessage[]> {
   const conditions = new Conditions();
   const source = filter.seqRanges === undefined ? 'messages' : rangeScans(conditions.next(JSON.stringify(mergedRanges(filter.seqRanges))));
-  conditions
-    .add('session_id = ?', filter.sessionId)
-    .add('id = ANY(?::text[])', filter.ids)
-    .add('namespace = ?', filter.namespace)
-    .add('seq >= ?', filter.fromSeq)
-    .add('seq <= ?', filter.toSeq);
+  conditions.add('session_id = ?', filter.sessionId).add('id = ANY(?::text[])', filter.ids).add('namespace = ?', filter.namespace).add('seq >= ?', filter.fromSeq).add('seq <= ?', filter.toSeq);
   const base = `SELECT ${MESSAGE_COLUMNS} FROM ${source}${conditions.where()}`;
   return (await newestLast<MessageRow>(db, base, ['session_id', 'seq'], conditions, filter.last)).map(toMessage);
 }

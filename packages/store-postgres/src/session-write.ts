@@ -97,9 +97,10 @@ async function appendMessages(tx: Queryable, sessionId: string, messages: readon
   // the one statement that takes the session's row lock, held to the commit: concurrent appends
   // to a session queue for a single round trip, not for the whole write
   const column = <K extends keyof MessageRow>(key: K): MessageRow[K][] => unplaced.map((row) => row[key]);
-  const locked = (
-    await tx.query<{ namespace: string; last_seq: number }>(
-      `WITH s AS (SELECT namespace, last_seq FROM sessions WHERE id = $1 FOR UPDATE),
+  const locked =
+    (
+      await tx.query<{ namespace: string; last_seq: number }>(
+        `WITH s AS (SELECT namespace, last_seq FROM sessions WHERE id = $1 FOR UPDATE),
        -- data-modifying parts of a WITH run once whether or not the final SELECT reads them
        inserted AS (
          INSERT INTO messages (id, session_id, namespace, seq, role, content, name, tool_calls, tool_call_id, metadata, created_at, tokens, token_counter)
@@ -112,9 +113,23 @@ async function appendMessages(tx: Queryable, sessionId: string, messages: readon
          UPDATE sessions SET last_seq = s.last_seq + $12, updated_at = greatest(sessions.updated_at, $13) FROM s WHERE sessions.id = $1 RETURNING 1
        )
        SELECT s.namespace, s.last_seq FROM s`,
-      [sessionId, column('id'), column('role'), column('content'), column('name'), column('tool_calls'), column('tool_call_id'), column('metadata'), column('created_at'), column('tokens'), column('token_counter'), unplaced.length, Math.max(...unplaced.map((r) => r.created_at))],
-    )
-  )[0] ?? missingSession(sessionId, 'append messages to it');
+        [
+          sessionId,
+          column('id'),
+          column('role'),
+          column('content'),
+          column('name'),
+          column('tool_calls'),
+          column('tool_call_id'),
+          column('metadata'),
+          column('created_at'),
+          column('tokens'),
+          column('token_counter'),
+          unplaced.length,
+          Math.max(...unplaced.map((r) => r.created_at)),
+        ],
+      )
+    )[0] ?? missingSession(sessionId, 'append messages to it');
   if (locked.namespace !== namespace) {
     throw new StrataError('CONFLICT', `Session "${sessionId}" moved from namespace "${namespace}" to "${locked.namespace}" during an append.`, {
       hint: 'Another process changed the session meanwhile; retry the append.',
@@ -141,7 +156,10 @@ async function insertMessages(tx: Queryable, messages: readonly StoredMessage[])
   const namespaces = await namespacesOf(tx, sessionIds);
   const missing = messages.find((m) => !namespaces.has(m.sessionId));
   if (missing !== undefined) missingSession(missing.sessionId, 'insert messages into it');
-  await assertNewMessageIds(tx, messages.map((m) => m.id));
+  await assertNewMessageIds(
+    tx,
+    messages.map((m) => m.id),
+  );
   await assertFreeSeqs(tx, messages);
   // a message lives in its session's namespace, whatever the input says, so isolation holds
   const rows = messages.map((message) => messageRow(message, message.sessionId, namespaces.get(message.sessionId) as string, message.seq));
@@ -202,7 +220,21 @@ async function insertRows(tx: Queryable, rows: readonly MessageRow[]): Promise<v
   await tx.query(
     `INSERT INTO messages (id, session_id, namespace, seq, role, content, name, tool_calls, tool_call_id, metadata, created_at, tokens, token_counter)
      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bigint[], $12::int[], $13::text[])`,
-    [column('id'), column('session_id'), column('namespace'), column('seq'), column('role'), column('content'), column('name'), column('tool_calls'), column('tool_call_id'), column('metadata'), column('created_at'), column('tokens'), column('token_counter')],
+    [
+      column('id'),
+      column('session_id'),
+      column('namespace'),
+      column('seq'),
+      column('role'),
+      column('content'),
+      column('name'),
+      column('tool_calls'),
+      column('tool_call_id'),
+      column('metadata'),
+      column('created_at'),
+      column('tokens'),
+      column('token_counter'),
+    ],
   );
 }
 
@@ -210,7 +242,13 @@ async function insertRows(tx: Queryable, rows: readonly MessageRow[]): Promise<v
 async function indexTurns(tx: Queryable, rows: readonly MessageRow[]): Promise<void> {
   await indexDocuments(
     tx,
-    rows.map((row) => ({ namespace: row.namespace, kind: 'turn' as const, id: row.id, sessionId: row.session_id, text: turnLexicalText({ content: readText(row.content), name: row.name === null ? undefined : readText(row.name), createdAt: row.created_at }) })),
+    rows.map((row) => ({
+      namespace: row.namespace,
+      kind: 'turn' as const,
+      id: row.id,
+      sessionId: row.session_id,
+      text: turnLexicalText({ content: readText(row.content), name: row.name === null ? undefined : readText(row.name), createdAt: row.created_at }),
+    })),
   );
 }
 
@@ -243,15 +281,29 @@ async function putSummaries(tx: Queryable, summaries: readonly Summary[]): Promi
       });
     }
     await tx.query('DELETE FROM summaries WHERE id = $1', [summary.id]);
-    await tx.query(
-      'INSERT INTO summaries (id, session_id, namespace, level, from_seq, to_seq, text, created_at, degraded) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
-      [summary.id, summary.sessionId, summary.namespace, summary.level, summary.fromSeq, summary.toSeq, storedText(summary.text), summary.createdAt, summary.degraded],
-    );
+    await tx.query('INSERT INTO summaries (id, session_id, namespace, level, from_seq, to_seq, text, created_at, degraded) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
+      summary.id,
+      summary.sessionId,
+      summary.namespace,
+      summary.level,
+      summary.fromSeq,
+      summary.toSeq,
+      storedText(summary.text),
+      summary.createdAt,
+      summary.degraded,
+    ]);
     await replaceSources(tx, 'summary', summary.id, summary.sourceMessageIds);
   }
   // a summary put again is replaced: its old postings go first
-  await removeDocuments(tx, 'summary', summaries.map((s) => s.id));
-  await indexDocuments(tx, summaries.map((s) => ({ namespace: s.namespace, kind: 'summary' as const, id: s.id, sessionId: s.sessionId, text: s.text })));
+  await removeDocuments(
+    tx,
+    'summary',
+    summaries.map((s) => s.id),
+  );
+  await indexDocuments(
+    tx,
+    summaries.map((s) => ({ namespace: s.namespace, kind: 'summary' as const, id: s.id, sessionId: s.sessionId, text: s.text })),
+  );
 }
 
 /** Inserts or replaces each fact by id; superseded facts stay stored, searches skip them. */
@@ -261,13 +313,33 @@ async function putFacts(tx: Queryable, facts: readonly Fact[]): Promise<void> {
     await tx.query(
       `INSERT INTO facts (id, namespace, subject, predicate, object, text, valid_from, valid_to, superseded_by, confidence, created_at, degraded)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [fact.id, fact.namespace, storedText(fact.subject), storedText(fact.predicate), storedText(fact.object), storedText(fact.text), fact.validFrom, isCurrent(fact) ? null : fact.validTo, fact.supersededBy ?? null, fact.confidence, fact.createdAt, fact.degraded],
+      [
+        fact.id,
+        fact.namespace,
+        storedText(fact.subject),
+        storedText(fact.predicate),
+        storedText(fact.object),
+        storedText(fact.text),
+        fact.validFrom,
+        isCurrent(fact) ? null : fact.validTo,
+        fact.supersededBy ?? null,
+        fact.confidence,
+        fact.createdAt,
+        fact.degraded,
+      ],
     );
     await replaceSources(tx, 'fact', fact.id, fact.sourceMessageIds);
   }
   // a fact put again is replaced (a superseded one is not indexed again)
-  await removeDocuments(tx, 'fact', facts.map((f) => f.id));
-  await indexDocuments(tx, facts.filter(isCurrent).map((f) => ({ namespace: f.namespace, kind: 'fact' as const, id: f.id, sessionId: null, text: factLexicalText(f) })));
+  await removeDocuments(
+    tx,
+    'fact',
+    facts.map((f) => f.id),
+  );
+  await indexDocuments(
+    tx,
+    facts.filter(isCurrent).map((f) => ({ namespace: f.namespace, kind: 'fact' as const, id: f.id, sessionId: null, text: factLexicalText(f) })),
+  );
 }
 
 /** Same test as the in-memory store: a fact is current unless validTo is a number. */

@@ -12,10 +12,15 @@ export async function openStoreUrl(url: string): Promise<PostgresSessionStore> {
   try {
     parsed = new URL(url);
   } catch (error) {
-    throw new StrataError('CONFIG_INVALID', 'the PostgreSQL store URL does not parse', { hint: 'Write it as postgres://user[:password]@host[:port]/database[?schema=NAME], percent-encoding special characters in the password.', cause: error });
+    throw new StrataError('CONFIG_INVALID', 'the PostgreSQL store URL does not parse', {
+      hint: 'Write it as postgres://user[:password]@host[:port]/database[?schema=NAME], percent-encoding special characters in the password.',
+      cause: error,
+    });
   }
   if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
-    throw new StrataError('CONFIG_INVALID', `a PostgreSQL store URL starts with postgres:// or postgresql://, not ${parsed.protocol}//`, { hint: 'Write it as postgres://user[:password]@host[:port]/database[?schema=NAME].' });
+    throw new StrataError('CONFIG_INVALID', `a PostgreSQL store URL starts with postgres:// or postgresql://, not ${parsed.protocol}//`, {
+      hint: 'Write it as postgres://user[:password]@host[:port]/database[?schema=NAME].',
+    });
   }
   const schema = parsed.searchParams.get('schema');
   parsed.searchParams.delete('schema');

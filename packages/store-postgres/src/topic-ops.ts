@@ -25,7 +25,11 @@ export async function applyTopicOp(tx: Queryable, op: TopicOp): Promise<void> {
       for (const id of op.messageIds) {
         const row = (await tx.query<{ content: string }>('SELECT content FROM messages WHERE id = $1 AND content_z IS NULL FOR UPDATE', [id]))[0];
         if (row !== undefined) {
-          await tx.query("UPDATE messages SET content = '', content_z = $2, text_bytes = $3 WHERE id = $1", [id, Buffer.from(compressText(readText(row.content))), Buffer.byteLength(readText(row.content))]);
+          await tx.query("UPDATE messages SET content = '', content_z = $2, text_bytes = $3 WHERE id = $1", [
+            id,
+            Buffer.from(compressText(readText(row.content))),
+            Buffer.byteLength(readText(row.content)),
+          ]);
         }
       }
       return;
@@ -50,7 +54,19 @@ async function putTopic(tx: Queryable, topic: Topic): Promise<void> {
      ON CONFLICT (id) DO UPDATE SET session_id = excluded.session_id, namespace = excluded.namespace, title = excluded.title, importance = excluded.importance,
        access_count = excluded.access_count, last_active_at = excluded.last_active_at, created_at = excluded.created_at, centroid = excluded.centroid,
        vector_count = excluded.vector_count, cold_since = excluded.cold_since`,
-    [topic.id, topic.sessionId, topic.namespace, storedText(topic.title), topic.importance, topic.accessCount, topic.lastActiveAt, topic.createdAt, centroidBytes(topic), topic.vectorCount, topic.coldSince ?? null],
+    [
+      topic.id,
+      topic.sessionId,
+      topic.namespace,
+      storedText(topic.title),
+      topic.importance,
+      topic.accessCount,
+      topic.lastActiveAt,
+      topic.createdAt,
+      centroidBytes(topic),
+      topic.vectorCount,
+      topic.coldSince ?? null,
+    ],
   );
 }
 

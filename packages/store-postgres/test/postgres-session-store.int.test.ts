@@ -10,11 +10,24 @@ const unavailable = await postgresUnavailable();
 const T0 = Date.UTC(2024, 0, 1);
 const session = (id: string): Session => ({ id, namespace: 'ns', metadata: {}, createdAt: T0, updatedAt: T0, lastSeq: 0 });
 const fact = (id: string, object: string, validFrom: number): Fact => ({
-  id, namespace: 'ns', subject: 'user', predicate: 'lives_in', object, text: `The user lives in ${object}`, sourceMessageIds: [], validFrom, confidence: 0.9, createdAt: validFrom, degraded: false,
+  id,
+  namespace: 'ns',
+  subject: 'user',
+  predicate: 'lives_in',
+  object,
+  text: `The user lives in ${object}`,
+  sourceMessageIds: [],
+  validFrom,
+  confidence: 0.9,
+  createdAt: validFrom,
+  degraded: false,
 });
 
 async function expectCode(promise: Promise<unknown>, code: StrataErrorCode, pattern?: RegExp): Promise<StrataError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(StrataError.is(error, code), `expected ${code}, got ${String(error)}`).toBe(true);
   if (pattern) expect((error as StrataError).message).toMatch(pattern);
   return error as StrataError;
@@ -98,7 +111,18 @@ describe.skipIf(unavailable !== null)(`PostgresSessionStore on a real server (${
     await (writers[0] as PostgresSessionStore).write({ ops: [{ type: 'putSession', session: session('shared') }] });
     const appends = writers.flatMap((store, w) =>
       Array.from({ length: 25 }, (_, i) =>
-        store.write({ ops: [{ type: 'appendMessages', sessionId: 'shared', messages: [{ id: `w${w}-${i}-a`, role: 'user', content: `from ${w}`, createdAt: T0 + i, metadata: {} }, { id: `w${w}-${i}-b`, role: 'assistant', content: 'ok', createdAt: T0 + i, metadata: {} }] }] }),
+        store.write({
+          ops: [
+            {
+              type: 'appendMessages',
+              sessionId: 'shared',
+              messages: [
+                { id: `w${w}-${i}-a`, role: 'user', content: `from ${w}`, createdAt: T0 + i, metadata: {} },
+                { id: `w${w}-${i}-b`, role: 'assistant', content: 'ok', createdAt: T0 + i, metadata: {} },
+              ],
+            },
+          ],
+        }),
       ),
     );
     const receipts = await Promise.all(appends);
@@ -117,7 +141,15 @@ describe.skipIf(unavailable !== null)(`PostgresSessionStore on a real server (${
     await (writers[0] as PostgresSessionStore).write({ ops: [{ type: 'putSession', session: session('s1') }] });
     const job = { key: 'ingest:s1:1-2', type: 'ingest' as const, sessionId: 's1', fromSeq: 1, toSeq: 2, appliedAt: T0 };
     const receipts = await Promise.all(
-      writers.map((store, w) => store.write({ unlessJobApplied: job.key, ops: [{ type: 'putFacts', facts: [fact(`f-${w}`, `City ${w}`, T0 + w)] }, { type: 'recordJobs', jobs: [job] }] })),
+      writers.map((store, w) =>
+        store.write({
+          unlessJobApplied: job.key,
+          ops: [
+            { type: 'putFacts', facts: [fact(`f-${w}`, `City ${w}`, T0 + w)] },
+            { type: 'recordJobs', jobs: [job] },
+          ],
+        }),
+      ),
     );
     expect(receipts.filter((r) => r.applied)).toHaveLength(1);
     const facts = await (writers[1] as PostgresSessionStore).facts({ namespace: 'ns', includeSuperseded: true });
@@ -141,13 +173,28 @@ describe.skipIf(unavailable !== null)(`PostgresSessionStore on a real server (${
     const schema = uniqueSchema();
     const store = await open(schema);
     const sessions = Array.from({ length: 40 }, (_, i) => ({ ...session(`s${i}`), lastSeq: 50 }));
-    const messages = sessions.flatMap((s) => Array.from({ length: 50 }, (_, j) => ({ id: `${s.id}-m${j + 1}`, sessionId: s.id, namespace: 'ns', seq: j + 1, role: 'user' as const, content: `turn ${j} of ${s.id} about the garden`, createdAt: T0 + j, metadata: {} })));
+    const messages = sessions.flatMap((s) =>
+      Array.from({ length: 50 }, (_, j) => ({
+        id: `${s.id}-m${j + 1}`,
+        sessionId: s.id,
+        namespace: 'ns',
+        seq: j + 1,
+        role: 'user' as const,
+        content: `turn ${j} of ${s.id} about the garden`,
+        createdAt: T0 + j,
+        metadata: {},
+      })),
+    );
     await store.write({ ops: [...sessions.map((s) => ({ type: 'putSession' as const, session: s })), { type: 'insertMessages', messages }] });
     // a manual VACUUM (ANALYZE), not autovacuum's (which waits for its next round)
     const analyzed = await sql(`SELECT relname FROM pg_stat_user_tables WHERE schemaname = '${schema}' AND last_analyze IS NOT NULL AND last_vacuum IS NOT NULL ORDER BY relname`);
     expect(analyzed.rows.map((r: { relname: string }) => r.relname)).toEqual(['lexical_docs', 'lexical_terms', 'messages', 'sessions']);
 
-    const ranges = [{ sessionId: 's3', fromSeq: 4, toSeq: 8 }, { sessionId: 's3', fromSeq: 7, toSeq: 10 }, { sessionId: 's17', fromSeq: 49, toSeq: 60 }];
+    const ranges = [
+      { sessionId: 's3', fromSeq: 4, toSeq: 8 },
+      { sessionId: 's3', fromSeq: 7, toSeq: 10 },
+      { sessionId: 's17', fromSeq: 49, toSeq: 60 },
+    ];
     const found = await store.messages({ seqRanges: ranges, namespace: 'ns' });
     expect(found.map((m) => m.id)).toEqual(['s17-m49', 's17-m50', ...[4, 5, 6, 7, 8, 9, 10].map((n) => `s3-m${n}`)]);
   });
@@ -156,7 +203,10 @@ describe.skipIf(unavailable !== null)(`PostgresSessionStore on a real server (${
     const schema = uniqueSchema();
     const [writer, reader] = await Promise.all([open(schema), open(schema)]);
     await (writer as PostgresSessionStore).write({
-      ops: [{ type: 'putSession', session: session('s1') }, { type: 'appendMessages', sessionId: 's1', messages: [{ id: 'm1', role: 'user', content: 'We adopted a golden retriever', createdAt: T0, metadata: {} }] }],
+      ops: [
+        { type: 'putSession', session: session('s1') },
+        { type: 'appendMessages', sessionId: 's1', messages: [{ id: 'm1', role: 'user', content: 'We adopted a golden retriever', createdAt: T0, metadata: {} }] },
+      ],
     });
     expect((await (reader as PostgresSessionStore).search({ namespace: 'ns', text: 'retrievers', kinds: ['turn'], k: 5 })).map((h) => h.id)).toEqual(['m1']);
     await (reader as PostgresSessionStore).write({ ops: [{ type: 'delete', messages: ['m1'] }] });

@@ -41,9 +41,7 @@ function prepareStatements(db: Database.Database) {
     upsert: db.prepare<KnowledgeRowValues>(UPSERT_SQL),
     setCurrent: db.prepare<[number, string]>('UPDATE knowledge SET current = ? WHERE id = ?'),
     deleteId: db.prepare<[string]>('DELETE FROM knowledge WHERE id = ?'),
-    namespaceRows: db.prepare<[string], KnowledgeRow>(
-      'SELECT id, kind, session_id, current, created_at, vector FROM knowledge WHERE namespace = ?',
-    ),
+    namespaceRows: db.prepare<[string], KnowledgeRow>('SELECT id, kind, session_id, current, created_at, vector FROM knowledge WHERE namespace = ?'),
   };
 }
 
@@ -135,7 +133,12 @@ export class KnowledgeTable {
 
   count(filter: KnowledgeFilter): number {
     const where = whereClause(filter);
-    return this.db.prepare<unknown[], number>(`SELECT count(*) FROM knowledge ${where.sql}`).pluck().get(...where.params) ?? 0;
+    return (
+      this.db
+        .prepare<unknown[], number>(`SELECT count(*) FROM knowledge ${where.sql}`)
+        .pluck()
+        .get(...where.params) ?? 0
+    );
   }
 
   /** Hands every entry of `namespace` to `onChunk`, a chunk at a time, in storage order. */

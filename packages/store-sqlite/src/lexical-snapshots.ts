@@ -46,12 +46,8 @@ export class LexicalSnapshots {
           (SELECT coalesce(max(rowid), 0) FROM messages) AS messages,
           (SELECT coalesce(max(rowid), 0) FROM summaries) AS summaries,
           (SELECT coalesce(max(rowid), 0) FROM facts) AS facts`),
-      dropForMessages: db.prepare<[string]>(
-        'DELETE FROM lexical_snapshots WHERE namespace IN (SELECT namespace FROM messages WHERE id IN (SELECT value FROM json_each(?)))',
-      ),
-      dropForSessions: db.prepare<[string]>(
-        'DELETE FROM lexical_snapshots WHERE namespace IN (SELECT namespace FROM sessions WHERE id IN (SELECT value FROM json_each(?)))',
-      ),
+      dropForMessages: db.prepare<[string]>('DELETE FROM lexical_snapshots WHERE namespace IN (SELECT namespace FROM messages WHERE id IN (SELECT value FROM json_each(?)))'),
+      dropForSessions: db.prepare<[string]>('DELETE FROM lexical_snapshots WHERE namespace IN (SELECT namespace FROM sessions WHERE id IN (SELECT value FROM json_each(?)))'),
     };
   }
 

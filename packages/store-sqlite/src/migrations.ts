@@ -273,7 +273,7 @@ function assertEmpty(db: Database.Database, file: string): void {
   const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
   if (tables.length > 0) {
     throw new StrataError('CONFIG_INVALID', `SQLite database ${file} is not a strata database (it has tables: ${tables.slice(0, 5).join(', ')})`, {
-      hint: 'Point path at a new file or an existing strata database; strata does not write into other applications\' databases.',
+      hint: "Point path at a new file or an existing strata database; strata does not write into other applications' databases.",
     });
   }
 }

@@ -69,7 +69,8 @@ export function openDatabase(options: SqliteOpenOptions): Database.Database {
  * without changing it (a check, not a use).
  */
 export function openEncrypted(file: string, key: string, timeout: number, readonly = false): Database.Database {
-  if (key.length === 0) throw new StrataError('CONFIG_INVALID', `SQLite database ${file}: the encryption key is empty`, { hint: 'Pass a non-empty encryptionKey (the CLI reads STRATA_ENCRYPTION_KEY).' });
+  if (key.length === 0)
+    throw new StrataError('CONFIG_INVALID', `SQLite database ${file}: the encryption key is empty`, { hint: 'Pass a non-empty encryptionKey (the CLI reads STRATA_ENCRYPTION_KEY).' });
   const db = new CipherDatabase(file, { timeout, readonly, fileMustExist: readonly }) as unknown as Database.Database;
   try {
     db.pragma("cipher = 'sqlcipher'");

@@ -29,11 +29,9 @@ function assertNoOverlap(statements: WriteStatements, summaryId: string, session
   const overlap = statements.overlappingSummary.get(summaryId);
   if (overlap === undefined) return;
   const [first, second] = inOrder(overlap);
-  throw new StrataError(
-    'CONFLICT',
-    `summaries ${first.id} (${first.from}-${first.to}) and ${second.id} (${second.from}-${second.to}) of session ${sessionId} would overlap`,
-    { hint: 'Another writer summarized these turns meanwhile: re-read the session (the job queue retries this).' },
-  );
+  throw new StrataError('CONFLICT', `summaries ${first.id} (${first.from}-${first.to}) and ${second.id} (${second.from}-${second.to}) of session ${sessionId} would overlap`, {
+    hint: 'Another writer summarized these turns meanwhile: re-read the session (the job queue retries this).',
+  });
 }
 
 interface Range {

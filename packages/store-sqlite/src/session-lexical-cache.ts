@@ -97,9 +97,7 @@ export class SessionLexicalCache {
         'SELECT id, session_id, content, content_z, name, created_at FROM messages WHERE namespace = ? AND rowid > ?',
       ),
       summaries: db.prepare<[string, number], { id: string; session_id: string; text: string }>('SELECT id, session_id, text FROM summaries WHERE namespace = ? AND rowid > ?'),
-      facts: db.prepare<[string, number], { id: string; text: string; predicate: string }>(
-        'SELECT id, text, predicate FROM facts WHERE namespace = ? AND valid_to IS NULL AND rowid > ?',
-      ),
+      facts: db.prepare<[string, number], { id: string; text: string; predicate: string }>('SELECT id, text, predicate FROM facts WHERE namespace = ? AND valid_to IS NULL AND rowid > ?'),
       summaryIds: db.prepare<[string], string>('SELECT id FROM summaries WHERE namespace = ?').pluck(),
       factIds: db.prepare<[string], string>('SELECT id FROM facts WHERE namespace = ? AND valid_to IS NULL').pluck(),
     };

@@ -13,8 +13,7 @@ import type { StatementCache } from './session-statement-cache.js';
 const SESSION_COLUMNS = 'id, namespace, title, metadata, created_at, updated_at, last_seq';
 const MESSAGE_COLUMNS = 'id, session_id, namespace, seq, role, content, name, tool_calls, tool_call_id, metadata, created_at, content_z, tokens, token_counter';
 const SUMMARY_COLUMNS = 's.id, s.session_id, s.namespace, s.level, s.from_seq, s.to_seq, s.text, s.created_at, s.degraded';
-const FACT_COLUMNS =
-  'f.id, f.namespace, f.subject, f.predicate, f.object, f.text, f.valid_from, f.valid_to, f.superseded_by, f.confidence, f.created_at, f.degraded';
+const FACT_COLUMNS = 'f.id, f.namespace, f.subject, f.predicate, f.object, f.text, f.valid_from, f.valid_to, f.superseded_by, f.confidence, f.created_at, f.degraded';
 const IN_LIST = 'IN (SELECT value FROM json_each(?))';
 
 /** Rows in any of the bound JSON array's seq ranges: each range is a seek on the (session_id, seq) index. */
@@ -26,8 +25,7 @@ const sourcesOf = (kind: 'summary' | 'fact', alias: string): string =>
   `(SELECT json_group_array(p.message_id ORDER BY p.position) FROM provenance p WHERE p.item_kind = '${kind}' AND p.item_id = ${alias}.id) AS source_ids`;
 
 /** Items whose provenance names any of the bound message ids (via provenance_by_message). */
-const derivedFrom = (kind: 'summary' | 'fact', alias: string): string =>
-  `${alias}.id IN (SELECT p.item_id FROM provenance p WHERE p.message_id ${IN_LIST} AND p.item_kind = '${kind}')`;
+const derivedFrom = (kind: 'summary' | 'fact', alias: string): string => `${alias}.id IN (SELECT p.item_id FROM provenance p WHERE p.message_id ${IN_LIST} AND p.item_kind = '${kind}')`;
 
 /** WHERE conditions and their parameters, added only for the filter fields that are set. */
 class Conditions {
@@ -53,10 +51,7 @@ class Conditions {
 }
 
 export function selectSessions(cache: StatementCache, filter: SessionFilter): Session[] {
-  const conditions = new Conditions()
-    .add(`id ${IN_LIST}`, filter.ids)
-    .add(byIds(filter.ids, 'namespace = ?'), filter.namespace)
-    .add('updated_at < ?', filter.updatedBefore);
+  const conditions = new Conditions().add(`id ${IN_LIST}`, filter.ids).add(byIds(filter.ids, 'namespace = ?'), filter.namespace).add('updated_at < ?', filter.updatedBefore);
   const limit = countOf(filter.limit);
   const sql = `SELECT ${SESSION_COLUMNS} FROM sessions${conditions.where()} ORDER BY updated_at DESC, id${limit === undefined ? '' : ' LIMIT ?'}`;
   const params = limit === undefined ? conditions.params : [...conditions.params, limit];

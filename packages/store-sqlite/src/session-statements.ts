@@ -64,9 +64,7 @@ function prepareSessionStatements(db: Database.Database): SessionStatements {
     advanceSession: db.prepare('UPDATE sessions SET last_seq = @last_seq, updated_at = @updated_at WHERE id = @id'),
     raiseLastSeq: db.prepare('UPDATE sessions SET last_seq = max(last_seq, @seq) WHERE id = @id'),
     deleteSession: db.prepare('DELETE FROM sessions WHERE id = ?'),
-    deleteSessionSummarySources: db.prepare(
-      "DELETE FROM provenance WHERE item_kind = 'summary' AND item_id IN (SELECT id FROM summaries WHERE session_id = ?)",
-    ),
+    deleteSessionSummarySources: db.prepare("DELETE FROM provenance WHERE item_kind = 'summary' AND item_id IN (SELECT id FROM summaries WHERE session_id = ?)"),
     deleteSessionJobs: db.prepare('DELETE FROM jobs WHERE session_id = ?'),
   };
 }
@@ -101,14 +99,10 @@ function prepareDerivedStatements(db: Database.Database): DerivedStatements {
     deleteFact: db.prepare('DELETE FROM facts WHERE id = ?'),
     // `+valid_from` keeps the planner on facts_by_slot (see selectFacts).
     currentFactsOfSlot: db
-      .prepare<[string, string, string], string>(
-        'SELECT id FROM facts WHERE namespace = ? AND subject = ? AND predicate = ? AND valid_to IS NULL ORDER BY +valid_from, id',
-      )
+      .prepare<[string, string, string], string>('SELECT id FROM facts WHERE namespace = ? AND subject = ? AND predicate = ? AND valid_to IS NULL ORDER BY +valid_from, id')
       .pluck(),
     // OR IGNORE: the key is (item, message), so a message listed twice keeps its first position.
-    insertSource: db.prepare(
-      'INSERT OR IGNORE INTO provenance (item_kind, item_id, message_id, position) VALUES (@kind, @item, @message, @position)',
-    ),
+    insertSource: db.prepare('INSERT OR IGNORE INTO provenance (item_kind, item_id, message_id, position) VALUES (@kind, @item, @message, @position)'),
     deleteSources: db.prepare('DELETE FROM provenance WHERE item_kind = ? AND item_id = ?'),
     jobExists: db.prepare<[string], number>('SELECT 1 FROM jobs WHERE key = ?').pluck(),
     insertJob: db.prepare(`

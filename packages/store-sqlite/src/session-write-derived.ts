@@ -72,9 +72,7 @@ function insertSources(statements: WriteStatements, kind: SourceKind, item: stri
 /** A summary belongs to a stored session (deleting the session deletes it). */
 function assertSessionExists(statements: WriteStatements, summary: Summary): void {
   if (statements.sessionById.get(summary.sessionId) !== undefined) return;
-  throw new StrataError(
-    'NOT_FOUND',
-    `Session "${summary.sessionId}" does not exist, so strata cannot store summary "${summary.id}" for it.`,
-    { hint: 'Create the session first (or a putSession step earlier in the same batch); a forgotten session takes its summaries with it.' },
-  );
+  throw new StrataError('NOT_FOUND', `Session "${summary.sessionId}" does not exist, so strata cannot store summary "${summary.id}" for it.`, {
+    hint: 'Create the session first (or a putSession step earlier in the same batch); a forgotten session takes its summaries with it.',
+  });
 }

@@ -56,11 +56,9 @@ function insertMessage(statements: WriteStatements, message: StoredMessage): Sto
   assertNewMessageId(statements, message.id);
   const taken = statements.messageAtSeq.get(message.sessionId, message.seq);
   if (taken !== undefined) {
-    throw new StrataError(
-      'CONFLICT',
-      `Seq ${message.seq} of session "${message.sessionId}" is already taken by message "${taken.id}" (inserting "${message.id}").`,
-      { hint: 'insertMessages is for imports into free seqs; use appendMessages to add new turns.' },
-    );
+    throw new StrataError('CONFLICT', `Seq ${message.seq} of session "${message.sessionId}" is already taken by message "${taken.id}" (inserting "${message.id}").`, {
+      hint: 'insertMessages is for imports into free seqs; use appendMessages to add new turns.',
+    });
   }
   // A message lives in its session's namespace, whatever the input says, so isolation holds.
   const stored = storeMessage(statements, messageRow(message, message.sessionId, session.namespace, message.seq));

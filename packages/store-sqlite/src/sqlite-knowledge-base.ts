@@ -1,6 +1,14 @@
 import {
-  InMemoryKnowledgeBase, StrataError, knowledgeDimensionMismatch, invalidKnowledgeInput, validateChanges, validateDimensionsOption,
-  validateEntries, validateFilter, validateIds, validateQueryNamespace,
+  InMemoryKnowledgeBase,
+  StrataError,
+  knowledgeDimensionMismatch,
+  invalidKnowledgeInput,
+  validateChanges,
+  validateDimensionsOption,
+  validateEntries,
+  validateFilter,
+  validateIds,
+  validateQueryNamespace,
 } from '@strata/core';
 import type { KnowledgeBase, KnowledgeEntry, KnowledgeFilter, KnowledgeMatch, KnowledgeQuery } from '@strata/core';
 import { roundedEntry } from './knowledge-rows.js';
@@ -38,7 +46,11 @@ export class SqliteKnowledgeBase implements KnowledgeBase {
   private closed = false;
 
   /** @internal use createSqliteKnowledgeBase() */
-  constructor(private readonly table: KnowledgeTable, private readonly path: string, meta: KnowledgeMeta) {
+  constructor(
+    private readonly table: KnowledgeTable,
+    private readonly path: string,
+    meta: KnowledgeMeta,
+  ) {
     this.resetCache(meta);
   }
 
@@ -74,7 +86,10 @@ export class SqliteKnowledgeBase implements KnowledgeBase {
     this.assertOpen();
     validateChanges(changes);
     if (changes.length === 0) return;
-    await this.commit(() => this.table.setCurrent(changes), () => this.cache.setCurrent(changes));
+    await this.commit(
+      () => this.table.setCurrent(changes),
+      () => this.cache.setCurrent(changes),
+    );
   }
 
   async delete(target: { ids: string[] } | { filter: KnowledgeFilter }): Promise<number> {
@@ -83,10 +98,16 @@ export class SqliteKnowledgeBase implements KnowledgeBase {
     if ('ids' in target) {
       validateIds(target.ids, 'target.ids');
       if (target.ids.length === 0) return 0;
-      return this.commit(() => this.table.deleteIds(target.ids), () => this.cache.delete(target));
+      return this.commit(
+        () => this.table.deleteIds(target.ids),
+        () => this.cache.delete(target),
+      );
     }
     validateFilter(target.filter, 'target.filter');
-    return this.commit(() => this.table.deleteWhere(target.filter), () => this.cache.delete(target));
+    return this.commit(
+      () => this.table.deleteWhere(target.filter),
+      () => this.cache.delete(target),
+    );
   }
 
   /** Counted by SQLite: no namespace needs loading. */

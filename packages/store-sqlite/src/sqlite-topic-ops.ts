@@ -16,7 +16,9 @@ const IN_LIST = 'IN (SELECT value FROM json_each(?))';
 
 /** Prepares the write statements once; returns the function that applies a batch. */
 export function prepareTopicWrites(db: Database.Database): (ops: TopicOp[]) => void {
-  const upsertTopic = db.prepare(`INSERT OR REPLACE INTO topics (${TOPIC_COLUMNS}) VALUES (@id, @session_id, @namespace, @title, @importance, @access_count, @last_active_at, @created_at, @centroid, @vector_count, @cold_since)`);
+  const upsertTopic = db.prepare(
+    `INSERT OR REPLACE INTO topics (${TOPIC_COLUMNS}) VALUES (@id, @session_id, @namespace, @title, @importance, @access_count, @last_active_at, @created_at, @centroid, @vector_count, @cold_since)`,
+  );
   const upsertLink = db.prepare(`INSERT OR REPLACE INTO turn_links (${LINK_COLUMNS}) VALUES (@message_id, @session_id, @namespace, @seq, @role, @parent_id, @topic_id)`);
   const sessionExists = db.prepare<[string], number>('SELECT 1 FROM sessions WHERE id = ?').pluck();
   const messageExists = db.prepare<[string], number>('SELECT 1 FROM messages WHERE id = ?').pluck();

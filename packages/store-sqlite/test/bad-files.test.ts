@@ -25,7 +25,9 @@ const WITHOUT_DAC_OVERRIDE = ['--bounding-set=-dac_override,-dac_read_search', '
 /** Runs fixtures/open-store.ts without the capability to write through file modes, and returns what it printed. */
 function openStoreWithoutOverride(path: string): { ok: boolean; code?: string; message?: string; hint?: string } {
   const run = spawnSync('setpriv', [...WITHOUT_DAC_OVERRIDE, process.execPath, '--import', 'tsx', '--conditions=@strata/source', openStoreFixture, path], {
-    cwd: root, encoding: 'utf8', timeout: 30_000,
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 30_000,
   });
   if (run.status !== 0) throw new Error(`open-store fixture exited ${String(run.status)}:\n${run.stderr}${run.error ? String(run.error) : ''}`);
   return JSON.parse(run.stdout.trim()) as { ok: boolean; code?: string; message?: string; hint?: string };
@@ -47,7 +49,10 @@ async function expectFailure(call: Promise<unknown>, code: StrataErrorCode, path
 describe('SqliteSessionStore on bad files', () => {
   let directory: string;
 
-  const digest = async (path: string): Promise<string> => createHash('sha256').update(await readFile(path)).digest('hex');
+  const digest = async (path: string): Promise<string> =>
+    createHash('sha256')
+      .update(await readFile(path))
+      .digest('hex');
 
   beforeEach(async () => {
     directory = await mkdtemp(join(tmpdir(), 'strata-bad-files-'));
@@ -68,7 +73,7 @@ describe('SqliteSessionStore on bad files', () => {
     expect(await digest(path)).toBe(before);
   });
 
-  it('another application\'s SQLite file is CONFIG_INVALID, and its tables are untouched', async () => {
+  it("another application's SQLite file is CONFIG_INVALID, and its tables are untouched", async () => {
     const path = join(directory, 'contacts.db');
     const foreign = new Database(path);
     foreign.exec("CREATE TABLE contacts (name TEXT, phone TEXT); INSERT INTO contacts VALUES ('Ada', '123'), ('Grace', '456');");
@@ -80,7 +85,10 @@ describe('SqliteSessionStore on bad files', () => {
     expect(await digest(path)).toBe(before);
     const after = new Database(path, { readonly: true });
     try {
-      expect(after.prepare('SELECT name, phone FROM contacts ORDER BY name').raw().all()).toEqual([['Ada', '123'], ['Grace', '456']]);
+      expect(after.prepare('SELECT name, phone FROM contacts ORDER BY name').raw().all()).toEqual([
+        ['Ada', '123'],
+        ['Grace', '456'],
+      ]);
       expect(after.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all()).toEqual(['contacts']);
       expect(after.pragma('journal_mode', { simple: true })).toBe('delete');
     } finally {
@@ -126,11 +134,9 @@ describe('SqliteSessionStore on bad files', () => {
     let store: SessionStore & LexicalIndex;
 
     /** Two large turns; the word `batchN` appears only in batch N. */
-    const batch = (n: number): NewMessage[] =>
-      [1, 2].map((i) => ({ id: `b${n}-${i}`, role: 'user', content: `batch${n} ${'lorem ipsum '.repeat(250)}`, createdAt: n, metadata: {} }));
+    const batch = (n: number): NewMessage[] => [1, 2].map((i) => ({ id: `b${n}-${i}`, role: 'user', content: `batch${n} ${'lorem ipsum '.repeat(250)}`, createdAt: n, metadata: {} }));
     const append = (n: number): Promise<unknown> => store.write({ ops: [{ type: 'appendMessages', sessionId: 's1', messages: batch(n) }] });
-    const search = async (text: string): Promise<string[]> =>
-      (await store.search({ namespace: 'ns', text, kinds: ['turn'], k: 10 })).map((hit) => hit.id).sort();
+    const search = async (text: string): Promise<string[]> => (await store.search({ namespace: 'ns', text, kinds: ['turn'], k: 10 })).map((hit) => hit.id).sort();
 
     beforeEach(async () => {
       path = join(directory, 'small.db');

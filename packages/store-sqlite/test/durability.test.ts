@@ -45,7 +45,11 @@ describe('SQLite durability and concurrency (real processes)', () => {
 
     const file = inspectFile(path);
     expect(file.integrity).toBe('ok');
-    const committed = expectWholeBatches(file.messages.map((m) => m.id), 'k', 5);
+    const committed = expectWholeBatches(
+      file.messages.map((m) => m.id),
+      'k',
+      5,
+    );
     expect(committed).toBeGreaterThanOrEqual(acked); // nothing acknowledged is lost
     expect(committed).toBeLessThanOrEqual(acked + 1); // at most the append in flight beyond the acks
     expect(file.messages.map((m) => m.seq)).toEqual(file.messages.map((_, i) => i + 1));
@@ -65,10 +69,7 @@ describe('SQLite durability and concurrency (real processes)', () => {
 
   it('two processes appending to one session concurrently both succeed: no SQLITE_BUSY, no lost or duplicate seq, integrity kept', async () => {
     const { path, sessionId } = await newFileWithSession();
-    const runs = [
-      spawnWorker({ path, sessionId, label: 'a', appends: 60, batchSize: 5 }),
-      spawnWorker({ path, sessionId, label: 'b', appends: 60, batchSize: 5 }),
-    ];
+    const runs = [spawnWorker({ path, sessionId, label: 'a', appends: 60, batchSize: 5 }), spawnWorker({ path, sessionId, label: 'b', appends: 60, batchSize: 5 })];
     const exits = await Promise.all(runs.map((r) => r.exited));
     for (const [i, run] of runs.entries()) {
       expect(run.stderr()).not.toMatch(/SQLITE_BUSY|database is locked|StrataError|Unhandled/);
@@ -79,8 +80,20 @@ describe('SQLite durability and concurrency (real processes)', () => {
     expect(file.integrity).toBe('ok');
     expect(file.messages).toHaveLength(600);
     expect(file.messages.map((m) => m.seq)).toEqual(Array.from({ length: 600 }, (_, i) => i + 1));
-    expect(expectWholeBatches(file.messages.map((m) => m.id), 'a', 5)).toBe(60);
-    expect(expectWholeBatches(file.messages.map((m) => m.id), 'b', 5)).toBe(60);
+    expect(
+      expectWholeBatches(
+        file.messages.map((m) => m.id),
+        'a',
+        5,
+      ),
+    ).toBe(60);
+    expect(
+      expectWholeBatches(
+        file.messages.map((m) => m.id),
+        'b',
+        5,
+      ),
+    ).toBe(60);
     expect(file.currentFactsPerSlot).toEqual([]);
     expect(file.overlappingSummaries).toEqual([]);
   }, 180_000);

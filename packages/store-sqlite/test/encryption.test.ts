@@ -36,7 +36,10 @@ describe('SQLite encrypted at rest (encryptionKey)', () => {
     const path = join(dir, 'memory.sqlite');
     const memory = await open(path, KEY);
     const session = await memory.sessions.create({ namespace: 'sealed' });
-    await memory.append(session.id, TURNS.map((content) => ({ role: 'user' as const, content })));
+    await memory.append(
+      session.id,
+      TURNS.map((content) => ({ role: 'user' as const, content })),
+    );
     await memory.flush();
     await memory.getContext(session.id, { query: 'where did I move' });
     expect(plaintextIn(path)).toEqual([]);
@@ -53,14 +56,24 @@ describe('SQLite encrypted at rest (encryptionKey)', () => {
     dir = await mkdtemp(join(tmpdir(), 'strata-encrypted-'));
     const path = join(dir, 'memory.sqlite');
     await (await open(path, KEY)).close();
-    for (const attempt of [() => createSqliteSessionStore({ path, encryptionKey: 'Tr0ub4dor&3' }), () => createSqliteKnowledgeBase({ path, encryptionKey: 'Tr0ub4dor&3' }), () => createSqliteSessionStore({ path })]) {
-      const error = await attempt().then(() => undefined, (e: unknown) => e);
+    for (const attempt of [
+      () => createSqliteSessionStore({ path, encryptionKey: 'Tr0ub4dor&3' }),
+      () => createSqliteKnowledgeBase({ path, encryptionKey: 'Tr0ub4dor&3' }),
+      () => createSqliteSessionStore({ path }),
+    ]) {
+      const error = await attempt().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(StrataError.is(error, 'CONFIG_INVALID'), String(error)).toBe(true);
       expect((error as StrataError).hint).toMatch(/key/i);
       expect(`${(error as StrataError).message} ${(error as StrataError).hint}`).not.toContain('Tr0ub4dor');
       expect(`${(error as StrataError).message} ${(error as StrataError).hint}`).not.toContain('battery');
     }
-    const empty = await createSqliteSessionStore({ path, encryptionKey: '' }).then(() => undefined, (e: unknown) => e);
+    const empty = await createSqliteSessionStore({ path, encryptionKey: '' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(StrataError.is(empty, 'CONFIG_INVALID')).toBe(true);
   });
 });

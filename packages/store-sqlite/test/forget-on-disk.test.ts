@@ -48,7 +48,10 @@ describe('forgotten text on disk (SQLite)', () => {
     const before = Array.from({ length: 14 }, (_, i) => ({ role: i % 2 ? ('assistant' as const) : ('user' as const), content: `We talked about the garden, day ${i}, and the tomatoes.` }));
     await m.append(session.id, before);
     const [secretTurn] = await m.append(session.id, { role: 'user', content: `My locker code is ${secret}, please remember it.` });
-    await m.append(session.id, Array.from({ length: 14 }, (_, i) => ({ role: i % 2 ? ('user' as const) : ('assistant' as const), content: `Then we planned the trip, step ${i}.` })));
+    await m.append(
+      session.id,
+      Array.from({ length: 14 }, (_, i) => ({ role: i % 2 ? ('user' as const) : ('assistant' as const), content: `Then we planned the trip, step ${i}.` })),
+    );
     await m.flush();
     await m.getContext(session.id, { query: `what is my locker code ${secret}` });
     return { sessionId: session.id, secretId: secretTurn?.id ?? '' };

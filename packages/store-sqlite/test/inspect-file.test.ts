@@ -21,7 +21,10 @@ async function fileWith(count: number, encryptionKey?: string): Promise<string> 
   const key = encryptionKey === undefined ? {} : { encryptionKey };
   const memory = await createMemory({ store: await createSqliteSessionStore({ path, ...key }), knowledge: await createSqliteKnowledgeBase({ path, ...key }) });
   const session = await memory.sessions.create({ namespace: 'n' });
-  await memory.append(session.id, Array.from({ length: count }, (_, i) => ({ role: 'user' as const, content: `Message number ${i} about ${randomBytes(24).toString('hex')}` })));
+  await memory.append(
+    session.id,
+    Array.from({ length: count }, (_, i) => ({ role: 'user' as const, content: `Message number ${i} about ${randomBytes(24).toString('hex')}` })),
+  );
   await memory.close();
   return path;
 }
@@ -38,11 +41,17 @@ const codeOf = (run: () => unknown): string | undefined => {
 describe('inspectSqliteFile (strata doctor)', () => {
   it('reports schema version, quick_check, sizes and counts, and leaves the file as it was', async () => {
     const path = await fileWith(30);
-    const before = createHash('sha256').update(await readFile(path)).digest('hex');
+    const before = createHash('sha256')
+      .update(await readFile(path))
+      .digest('hex');
     const report = inspectSqliteFile({ path });
     expect(report).toMatchObject({ path, schemaVersion: SCHEMA_VERSION, currentSchemaVersion: SCHEMA_VERSION, quickCheck: ['ok'], sessions: 1, messages: 30 });
     expect(report.sizeBytes).toBeGreaterThan(0);
-    expect(createHash('sha256').update(await readFile(path)).digest('hex')).toBe(before);
+    expect(
+      createHash('sha256')
+        .update(await readFile(path))
+        .digest('hex'),
+    ).toBe(before);
   });
 
   it('finds damaged pages, or refuses a file that is not a database', async () => {

@@ -23,10 +23,30 @@ const session = (id: string, namespace: string) => ({ id, namespace, metadata: {
 const turns = (prefix: string, from: number, count: number) =>
   Array.from({ length: count }, (_, i) => ({ id: `${prefix}-m${from + i}`, role: 'user' as const, content: textOf(from + i), createdAt: 1_700_000_000_000 + i, metadata: {} }));
 const summary = (id: string, namespace: string, sessionId: string, fromSeq: number, text: string): Summary => ({
-  id, namespace, sessionId, level: 'batch', fromSeq, toSeq: fromSeq + 9, text, sourceMessageIds: [], createdAt: 5, degraded: false,
+  id,
+  namespace,
+  sessionId,
+  level: 'batch',
+  fromSeq,
+  toSeq: fromSeq + 9,
+  text,
+  sourceMessageIds: [],
+  createdAt: 5,
+  degraded: false,
 });
 const fact = (id: string, namespace: string, predicate: string, text: string, extra: Partial<Fact> = {}): Fact => ({
-  id, namespace, subject: 'user', predicate, object: text, text, sourceMessageIds: [], validFrom: 5, confidence: 1, createdAt: 5, degraded: false, ...extra,
+  id,
+  namespace,
+  subject: 'user',
+  predicate,
+  object: text,
+  text,
+  sourceMessageIds: [],
+  validFrom: 5,
+  confidence: 1,
+  createdAt: 5,
+  degraded: false,
+  ...extra,
 });
 
 const QUERIES = ['garden tomato', 'lisbon moving lake', 'guitar violin', 'kayak trip plans', 'marathon', 'dog cat sunset'];

@@ -26,7 +26,10 @@ describe('migrations', () => {
   };
   const userVersion = (): unknown => inspect((db) => db.pragma('user_version', { simple: true }));
   /** A digest of the file's bytes (comparing large Buffers element by element is slow). */
-  const digest = async (): Promise<string> => createHash('sha256').update(await readFile(path)).digest('hex');
+  const digest = async (): Promise<string> =>
+    createHash('sha256')
+      .update(await readFile(path))
+      .digest('hex');
 
   beforeEach(async () => {
     directory = await mkdtemp(join(tmpdir(), 'strata-migrations-'));
@@ -95,7 +98,10 @@ describe('migrations', () => {
       const hits = await store.search({ namespace: 'ns', text: 'moving to berlin', kinds: ['turn', 'fact'], k: 5 });
       expect(hits.map((hit) => `${hit.kind}:${hit.id}`).sort()).toEqual(['fact:f1', 'turn:m1']);
       expect((await store.search({ namespace: 'ns', text: 'weather', kinds: ['turn'], k: 5 })).map((hit) => hit.id)).toEqual(['m2']);
-      expect((await store.messages({ sessionId: 's1' })).map((m) => [m.id, m.seq])).toEqual([['m1', 1], ['m2', 2]]);
+      expect((await store.messages({ sessionId: 's1' })).map((m) => [m.id, m.seq])).toEqual([
+        ['m1', 1],
+        ['m2', 2],
+      ]);
       const appended = await store.write({
         ops: [{ type: 'appendMessages', sessionId: 's1', messages: [{ id: 'm3', role: 'user', content: 'sunny', createdAt: 3, metadata: {} }] }],
       });
@@ -165,8 +171,7 @@ describe('migrations', () => {
       INSERT INTO summaries_fts (rowid, terms) SELECT rowid, strata_terms(text) FROM summaries;
       INSERT INTO facts_fts (rowid, terms) SELECT rowid, strata_terms(text) FROM facts;
     `);
-    const dump = (db: Database.Database): Record<string, unknown[]> =>
-      Object.fromEntries(TABLES.map((table) => [table, db.prepare(`SELECT * FROM ${table} ORDER BY 1, 2`).raw().all()]));
+    const dump = (db: Database.Database): Record<string, unknown[]> => Object.fromEntries(TABLES.map((table) => [table, db.prepare(`SELECT * FROM ${table} ORDER BY 1, 2`).raw().all()]));
     const before = dump(v3);
     expect(v3.prepare('SELECT count(*) FROM messages_fts').pluck().get()).toBe(3);
     v3.close();

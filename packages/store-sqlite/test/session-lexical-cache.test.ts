@@ -33,7 +33,12 @@ describe('SQLite lexical search through its in-process index', () => {
   it("sees another connection's writes and deletes after its index was loaded", async () => {
     const a = await open();
     const b = await open();
-    await a.write({ ops: [{ type: 'putSession', session }, { type: 'appendMessages', sessionId: 's1', messages: [turn('m1', 'we moved to Lisbon')] }] });
+    await a.write({
+      ops: [
+        { type: 'putSession', session },
+        { type: 'appendMessages', sessionId: 's1', messages: [turn('m1', 'we moved to Lisbon')] },
+      ],
+    });
     expect(await ids(a, 'lisbon')).toEqual(['m1']);
     await b.write({ ops: [{ type: 'appendMessages', sessionId: 's1', messages: [turn('m2', 'Lisbon is sunny')] }] });
     expect(await ids(a, 'lisbon')).toEqual(['m1', 'm2']);
@@ -43,9 +48,26 @@ describe('SQLite lexical search through its in-process index', () => {
 
   it('applies its own writes: new turns, superseded facts leave, a deleted session takes its turns', async () => {
     const a = await open();
-    await a.write({ ops: [{ type: 'putSession', session }, { type: 'appendMessages', sessionId: 's1', messages: [turn('m1', 'ramen tonight')] }] });
+    await a.write({
+      ops: [
+        { type: 'putSession', session },
+        { type: 'appendMessages', sessionId: 's1', messages: [turn('m1', 'ramen tonight')] },
+      ],
+    });
     expect(await ids(a, 'ramen')).toEqual(['m1']);
-    const fact = { id: 'f1', namespace: NS, subject: 'user', predicate: 'likes', object: 'ramen', text: 'User likes ramen.', sourceMessageIds: ['m1'], validFrom: 2, confidence: 1, createdAt: 2, degraded: false };
+    const fact = {
+      id: 'f1',
+      namespace: NS,
+      subject: 'user',
+      predicate: 'likes',
+      object: 'ramen',
+      text: 'User likes ramen.',
+      sourceMessageIds: ['m1'],
+      validFrom: 2,
+      confidence: 1,
+      createdAt: 2,
+      degraded: false,
+    };
     await a.write({ ops: [{ type: 'putFacts', facts: [fact] }] });
     expect(await ids(a, 'ramen')).toEqual(['f1', 'm1']);
     await a.write({ ops: [{ type: 'putFacts', facts: [{ ...fact, validTo: 3 }] }] });
@@ -56,7 +78,12 @@ describe('SQLite lexical search through its in-process index', () => {
 
   it('applies its own writes in commit order, whether a search or the next event-loop turn comes first', async () => {
     const a = await open();
-    await a.write({ ops: [{ type: 'putSession', session }, { type: 'appendMessages', sessionId: 's1', messages: [turn('m1', 'kayak trip')] }] });
+    await a.write({
+      ops: [
+        { type: 'putSession', session },
+        { type: 'appendMessages', sessionId: 's1', messages: [turn('m1', 'kayak trip')] },
+      ],
+    });
     expect(await ids(a, 'kayak')).toEqual(['m1']); // loads the namespace
     await a.write({ ops: [{ type: 'appendMessages', sessionId: 's1', messages: [turn('m2', 'kayak rental')] }] });
     await a.write({ ops: [{ type: 'delete', messages: ['m1'] }] });
@@ -72,8 +99,25 @@ describe('SQLite lexical search through its in-process index', () => {
     await a.write({ ops: [{ type: 'putSession', session }] });
     expect(await ids(a, 'anything')).toEqual([]); // loads the namespace
     const message = turn('m1', 'violin lessons');
-    const fact = { id: 'f1', namespace: NS, subject: 'user', predicate: 'plays', object: 'violin', text: 'User plays violin.', sourceMessageIds: ['m1'], validFrom: 2, confidence: 1, createdAt: 2, degraded: false };
-    const receipt = await a.write({ ops: [{ type: 'appendMessages', sessionId: 's1', messages: [message] }, { type: 'putFacts', facts: [fact] }] });
+    const fact = {
+      id: 'f1',
+      namespace: NS,
+      subject: 'user',
+      predicate: 'plays',
+      object: 'violin',
+      text: 'User plays violin.',
+      sourceMessageIds: ['m1'],
+      validFrom: 2,
+      confidence: 1,
+      createdAt: 2,
+      degraded: false,
+    };
+    const receipt = await a.write({
+      ops: [
+        { type: 'appendMessages', sessionId: 's1', messages: [message] },
+        { type: 'putFacts', facts: [fact] },
+      ],
+    });
     message.content = 'cello lessons';
     fact.text = 'User plays cello.';
     if (receipt.messages[0]) receipt.messages[0].content = 'cello lessons';
@@ -83,7 +127,12 @@ describe('SQLite lexical search through its in-process index', () => {
 
   it('answers from the file after the knowledge base (another connection to it) writes', async () => {
     const a = await open();
-    await a.write({ ops: [{ type: 'putSession', session }, { type: 'appendMessages', sessionId: 's1', messages: [turn('m1', 'pottery class')] }] });
+    await a.write({
+      ops: [
+        { type: 'putSession', session },
+        { type: 'appendMessages', sessionId: 's1', messages: [turn('m1', 'pottery class')] },
+      ],
+    });
     expect(await ids(a, 'pottery')).toEqual(['m1']);
     const kb = await createSqliteKnowledgeBase({ path, dimensions: 2 });
     opened.push(kb);

@@ -14,7 +14,10 @@ function entry(id: string, vector: number[], overrides: Partial<KnowledgeEntry> 
 }
 
 async function errorOf(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(() => null, (error: unknown) => error);
+  return promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
 }
 
 const near = (vector: number[]): KnowledgeQuery => ({ vector, k: 10, filter: { namespace: 'ns' } });
@@ -77,12 +80,17 @@ describe('SqliteKnowledgeBase on a file', () => {
     const raw = new Database(file, { readonly: true });
     try {
       expect(raw.prepare('SELECT id, length(vector) AS bytes FROM knowledge ORDER BY id').all()).toEqual([
-        { id: 'a', bytes: 16 }, { id: 'b', bytes: 16 }, { id: 'c', bytes: 16 },
+        { id: 'a', bytes: 16 },
+        { id: 'b', bytes: 16 },
+        { id: 'c', bytes: 16 },
       ]);
       const blob = raw.prepare("SELECT vector FROM knowledge WHERE id = 'b'").pluck().get() as Buffer;
       expect(Array.from(new Float32Array(blob.buffer, blob.byteOffset, 4))).toEqual([0.1, 0.2, 0.3, 0.4].map(Math.fround));
       const meta = raw.prepare('SELECT key, value FROM knowledge_meta ORDER BY key').all();
-      expect(meta).toEqual([{ key: 'dimensions', value: '4' }, { key: 'epoch', value: '2' }]);
+      expect(meta).toEqual([
+        { key: 'dimensions', value: '4' },
+        { key: 'epoch', value: '2' },
+      ]);
     } finally {
       raw.close();
     }

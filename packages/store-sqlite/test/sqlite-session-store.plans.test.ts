@@ -80,16 +80,12 @@ describe('SqliteSessionStore query plans', () => {
   });
 
   it('jobs of a session search jobs_by_session', () => {
-    expect(planOfRead(() => selectJobs(cache, { sessionId: 's1', type: 'summarize' }))).toContain(
-      'SEARCH jobs USING INDEX jobs_by_session (session_id=? AND type=?)',
-    );
+    expect(planOfRead(() => selectJobs(cache, { sessionId: 's1', type: 'summarize' }))).toContain('SEARCH jobs USING INDEX jobs_by_session (session_id=? AND type=?)');
   });
 
   it('the overlap check and the session delete steps search indexes', () => {
     const statements = prepareWriteStatements(db);
-    expect(planOf(statements.overlappingSummary.source)).toContain(
-      'SEARCH o USING INDEX summaries_by_session (session_id=? AND level=? AND to_seq>?)',
-    );
+    expect(planOf(statements.overlappingSummary.source)).toContain('SEARCH o USING INDEX summaries_by_session (session_id=? AND level=? AND to_seq>?)');
     for (const statement of [statements.deleteSessionSummarySources, statements.deleteSessionJobs]) {
       expect(planOf(statement.source).filter((step) => /^SCAN (messages|summaries|provenance|jobs)\b/.test(step))).toEqual([]);
     }

@@ -12,12 +12,30 @@ const T0 = Date.UTC(2024, 0, 1);
 const turn = (id: string, content: string): NewMessage => ({ id, role: 'user', content, createdAt: T0, metadata: {} });
 
 const summaryOf = (id: string, sessionId: string, sourceMessageIds: string[], text = 'a summary'): Summary => ({
-  id, sessionId, namespace: 'ns', level: 'batch', fromSeq: 1, toSeq: 3, text, sourceMessageIds, createdAt: T0, degraded: false,
+  id,
+  sessionId,
+  namespace: 'ns',
+  level: 'batch',
+  fromSeq: 1,
+  toSeq: 3,
+  text,
+  sourceMessageIds,
+  createdAt: T0,
+  degraded: false,
 });
 
 const factOf = (id: string, sourceMessageIds: string[], text = 'the user likes tea'): Fact => ({
-  id, namespace: 'ns', subject: 'user', predicate: `likes ${id}`, object: 'tea', text, sourceMessageIds,
-  validFrom: T0, confidence: 0.8, createdAt: T0, degraded: false,
+  id,
+  namespace: 'ns',
+  subject: 'user',
+  predicate: `likes ${id}`,
+  object: 'tea',
+  text,
+  sourceMessageIds,
+  validFrom: T0,
+  confidence: 0.8,
+  createdAt: T0,
+  degraded: false,
 });
 
 /** One session with three turns, a summary and a fact built from them (sources out of order on purpose). */
@@ -78,11 +96,7 @@ describe('SqliteSessionStore on a file', () => {
     await seed(store);
     expect((await store.summaries({ ids: ['s1-sum'] }))[0]?.sourceMessageIds).toEqual(['s1-m3', 's1-m1', 's1-m2']);
     expect((await store.facts({ ids: ['s1-fact'] }))[0]?.sourceMessageIds).toEqual(['s1-m2', 's1-m1']);
-    expect(raw.prepare("SELECT message_id FROM provenance WHERE item_id = 's1-sum' ORDER BY position").pluck().all()).toEqual([
-      's1-m3',
-      's1-m1',
-      's1-m2',
-    ]);
+    expect(raw.prepare("SELECT message_id FROM provenance WHERE item_id = 's1-sum' ORDER BY position").pluck().all()).toEqual(['s1-m3', 's1-m1', 's1-m2']);
     await store.write({ ops: [{ type: 'putSummaries', summaries: [summaryOf('s1-sum', 's1', ['s1-m2'])] }] });
     expect((await store.summaries({ ids: ['s1-sum'] }))[0]?.sourceMessageIds).toEqual(['s1-m2']);
     expect(await store.summaries({ sourceMessageIds: ['s1-m3'] })).toEqual([]);
@@ -97,7 +111,7 @@ describe('SqliteSessionStore on a file', () => {
     expect((await store.search({ namespace: 'ns', text: 'summary tea berlin', kinds, k: 10 })).map((hit) => hit.id)).toEqual(['s1-m1']);
   });
 
-  it('deleting a session removes its rows and the summaries\' provenance, and keeps facts', async () => {
+  it("deleting a session removes its rows and the summaries' provenance, and keeps facts", async () => {
     await seed(store, 's1');
     await seed(store, 's2');
     await store.write({ ops: [{ type: 'delete', sessions: ['s1'] }] });
@@ -105,10 +119,7 @@ describe('SqliteSessionStore on a file', () => {
     expect(count("SELECT count(*) FROM jobs WHERE session_id = 's1'")).toBe(0);
     expect(count("SELECT count(*) FROM summaries WHERE session_id = 's1'")).toBe(0);
     expect(count("SELECT count(*) FROM provenance WHERE item_kind = 'summary'")).toBe(3);
-    expect(raw.prepare("SELECT DISTINCT item_id FROM provenance WHERE item_kind = 'fact' ORDER BY 1").pluck().all()).toEqual([
-      's1-fact',
-      's2-fact',
-    ]);
+    expect(raw.prepare("SELECT DISTINCT item_id FROM provenance WHERE item_kind = 'fact' ORDER BY 1").pluck().all()).toEqual(['s1-fact', 's2-fact']);
     const hits = await store.search({ namespace: 'ns', text: 'berlin tea summary', kinds: ['turn', 'summary', 'fact'], k: 10 });
     expect(hits.map((hit) => hit.id).sort()).toEqual(['s1-fact', 's2-fact', 's2-m1', 's2-sum']);
   });

@@ -51,7 +51,12 @@ const textArb = fc.oneof(
 const metadataArb = fc.oneof(
   { weight: 6, arbitrary: fc.constant(undefined) },
   { weight: 3, arbitrary: fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }) },
-  { weight: 2, arbitrary: fc.constantFrom<unknown>({ n: 1n }, { f: () => 1 }, { d: new Date(0) }, { nan: Number.NaN }, 'text', [1, 2], null, { big: 'x'.repeat(LIMITS.metadataBytes) }).chain((v) => fc.constant(v)) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .constantFrom<unknown>({ n: 1n }, { f: () => 1 }, { d: new Date(0) }, { nan: Number.NaN }, 'text', [1, 2], null, { big: 'x'.repeat(LIMITS.metadataBytes) })
+      .chain((v) => fc.constant(v)),
+  },
   { weight: 1, arbitrary: fc.constant(null).map(() => cyclic()) },
 );
 const queryArb = fc.oneof(fc.constant(undefined), textArb, fc.constantFrom<unknown>(42, null, 'q'.repeat(LIMITS.queryBytes + 1)));
@@ -65,12 +70,26 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('append' as const),
       session: sessionArb,
-      messages: fc.array(fc.record({ content: textArb, createdAt: timeArb, metadata: metadataArb, id: fc.option(fc.constantFrom('dup-1', 'dup-2', ' spaced', 'id\u200B'), { nil: undefined }) }, { requiredKeys: ['content', 'createdAt', 'metadata'] }), { minLength: 1, maxLength: 3 }),
+      messages: fc.array(
+        fc.record(
+          { content: textArb, createdAt: timeArb, metadata: metadataArb, id: fc.option(fc.constantFrom('dup-1', 'dup-2', ' spaced', 'id\u200B'), { nil: undefined }) },
+          { requiredKeys: ['content', 'createdAt', 'metadata'] },
+        ),
+        { minLength: 1, maxLength: 3 },
+      ),
     }),
   },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('context' as const), session: sessionArb, query: queryArb, budget: budgetArb }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('search' as const), namespace: namespaceArb, query: queryArb }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('forget' as const), target: fc.constantFrom('message' as const, 'message' as const, 'session' as const, 'unknown' as const), session: sessionArb, pick: fc.nat(50) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('forget' as const),
+      target: fc.constantFrom('message' as const, 'message' as const, 'session' as const, 'unknown' as const),
+      session: sessionArb,
+      pick: fc.nat(50),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('rename' as const), session: sessionArb, title: fc.oneof(textArb, fc.constantFrom<unknown>(7, undefined, 'a\nb')) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'flush' as const }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('concurrent' as const), session: sessionArb, content: textArb }) },
@@ -198,7 +217,16 @@ class Model {
         const inputs = op.messages.map((x) => ({ ...x, content: x.content.length > 0 ? `${x.content} ${this.marker()}` : x.content }));
         const before = await this.turnsOf(target.id);
         try {
-          const stored = await m.append(target.id, inputs.map((x) => ({ role: 'user' as const, content: x.content, ...(x.createdAt === undefined ? {} : { createdAt: x.createdAt as number }), ...(x.metadata === undefined ? {} : { metadata: x.metadata as Record<string, unknown> }), ...(x.id === undefined ? {} : { id: x.id }) })));
+          const stored = await m.append(
+            target.id,
+            inputs.map((x) => ({
+              role: 'user' as const,
+              content: x.content,
+              ...(x.createdAt === undefined ? {} : { createdAt: x.createdAt as number }),
+              ...(x.metadata === undefined ? {} : { metadata: x.metadata as Record<string, unknown> }),
+              ...(x.id === undefined ? {} : { id: x.id }),
+            })),
+          );
           stored.forEach((s) => {
             this.messages.set(s.id, { id: s.id, content: s.content, namespace: target.namespace, sessionId: target.id, marker: / (mk\S+z)$/.exec(s.content)?.[1] ?? '' });
           });
@@ -234,7 +262,10 @@ class Model {
         }
         if (op.target === 'session') {
           await m.forget({ sessionId: target.id });
-          this.sessions.splice(this.sessions.findIndex((s) => s.id === target.id), 1);
+          this.sessions.splice(
+            this.sessions.findIndex((s) => s.id === target.id),
+            1,
+          );
           for (const known of [...this.messages.values()].filter((k) => k.sessionId === target.id)) this.forget(known);
           return;
         }
@@ -258,7 +289,8 @@ class Model {
         const content = `${op.content} ${this.marker()}`;
         const [appended, context] = await Promise.allSettled([m.append(target.id, { role: 'user', content }), m.getContext(target.id, { query: op.content })]);
         for (const outcome of [appended, context]) if (outcome.status === 'rejected') expect(StrataError.is(outcome.reason), String(outcome.reason)).toBe(true);
-        if (appended.status === 'fulfilled') for (const s of appended.value) this.messages.set(s.id, { id: s.id, content: s.content, namespace: target.namespace, sessionId: target.id, marker: / (mk\S+z)$/.exec(s.content)?.[1] ?? '' });
+        if (appended.status === 'fulfilled')
+          for (const s of appended.value) this.messages.set(s.id, { id: s.id, content: s.content, namespace: target.namespace, sessionId: target.id, marker: / (mk\S+z)$/.exec(s.content)?.[1] ?? '' });
         if (appended.status === 'rejected' || context.status === 'rejected') throw appended.status === 'rejected' ? appended.reason : (context as PromiseRejectedResult).reason;
         return;
       }
@@ -279,7 +311,10 @@ class Model {
   async check(): Promise<void> {
     for (const session of this.sessions) {
       const stored = await this.memory.messages(session.id);
-      const expected = [...this.messages.values()].filter((k) => k.sessionId === session.id).map((k) => `${k.id}:${k.content}`).sort();
+      const expected = [...this.messages.values()]
+        .filter((k) => k.sessionId === session.id)
+        .map((k) => `${k.id}:${k.content}`)
+        .sort();
       expect(stored.map((x) => `${x.id}:${x.content}`).sort()).toEqual(expected);
     }
   }

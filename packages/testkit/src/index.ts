@@ -5,7 +5,19 @@ export type { KnowledgeBaseContractOptions } from './knowledge-base-contract.js'
 export { describeJobQueueContract } from './job-queue-contract.js';
 export type { JobQueueContractOptions } from './job-queue-contract.js';
 export { requireService } from './require-service.js';
-export { startOpenAiStub, promptText, hashVector, type OpenAiStub, type OpenAiStubOptions, type StubChatReply, type StubChatHandler, type StubToolCall, type ChatCompletionRequest, type ChatCompletionMessage, type RecordedRequest } from './openai-stub-server.js';
+export {
+  startOpenAiStub,
+  promptText,
+  hashVector,
+  type OpenAiStub,
+  type OpenAiStubOptions,
+  type StubChatReply,
+  type StubChatHandler,
+  type StubToolCall,
+  type ChatCompletionRequest,
+  type ChatCompletionMessage,
+  type RecordedRequest,
+} from './openai-stub-server.js';
 export { describeTopicStoreContract } from './topic-store-contract.js';
 export type { TopicStoreContractOptions } from './topic-store-contract.js';
 export { describeMemoryBoundaryContract } from './memory-boundary-contract.js';

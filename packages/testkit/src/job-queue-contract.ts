@@ -235,7 +235,12 @@ function describeFailures(test: Define, { queue, harness }: Context): void {
     const pending = await queue().pending();
     expect(pending).toEqual([
       expect.objectContaining({
-        key: 'summarize:s1:1-2', type: 'summarize', sessionId: 's1', fromSeq: 1, toSeq: 2, state: 'failed',
+        key: 'summarize:s1:1-2',
+        type: 'summarize',
+        sessionId: 's1',
+        fromSeq: 1,
+        toSeq: 2,
+        state: 'failed',
       }),
     ]);
     expect(pending[0]?.attempts).toBeGreaterThanOrEqual(1);

@@ -68,7 +68,10 @@ function describeQueries(test: Define, kb: () => KnowledgeBase): void {
   test('returns the nearest first with cosine scores', async () => {
     await kb().upsert([
       entry('orthogonal', axis(1)),
-      entry('opposite', axis(0).map((x) => -x)),
+      entry(
+        'opposite',
+        axis(0).map((x) => -x),
+      ),
       entry('same', axis(0)),
       entry('diagonal', axis(0, 1, 1)),
     ]);
@@ -81,7 +84,13 @@ function describeQueries(test: Define, kb: () => KnowledgeBase): void {
   });
 
   test('scores ignore vector length', async () => {
-    await kb().upsert([entry('long', axis(2).map((x) => x * 40)), entry('mixed', axis(2, 3, 1))]);
+    await kb().upsert([
+      entry(
+        'long',
+        axis(2).map((x) => x * 40),
+      ),
+      entry('mixed', axis(2, 3, 1)),
+    ]);
     const matches = await kb().query({ vector: axis(2).map((x) => x * 0.1), k: 2, filter: { namespace: 'ns-a' } });
     expect(ids(matches)).toEqual(['long', 'mixed']);
     expect(matches[0]?.score).toBeCloseTo(1, PRECISION);
@@ -124,7 +133,12 @@ function describeQueries(test: Define, kb: () => KnowledgeBase): void {
 
   test('a vector of another dimension is rejected with CONFIG_INVALID', async () => {
     await kb().upsert([entry('a', axis(0))]);
-    const error: unknown = await kb().upsert([entry('short', [1, 0, 0, 0])]).then(() => null, (e: unknown) => e);
+    const error: unknown = await kb()
+      .upsert([entry('short', [1, 0, 0, 0])])
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(StrataError.is(error, 'CONFIG_INVALID')).toBe(true);
     expect(await kb().count({})).toBe(1);
   });
@@ -140,8 +154,7 @@ function describeFilters(test: Define, kb: () => KnowledgeBase): void {
       entry('fact-old', axis(0, 1, 0.4), { kind: 'fact', current: false }),
       entry('other-ns', axis(0), { namespace: 'ns-b', kind: 'turn', sessionId: 's1' }),
     ]);
-  const found = async (filter: Omit<KnowledgeFilter, 'namespace'>): Promise<string[]> =>
-    sorted(ids(await kb().query({ vector: axis(0), k: 10, filter: { namespace: 'ns-a', ...filter } })));
+  const found = async (filter: Omit<KnowledgeFilter, 'namespace'>): Promise<string[]> => sorted(ids(await kb().query({ vector: axis(0), k: 10, filter: { namespace: 'ns-a', ...filter } })));
 
   test('filters by kinds', async () => {
     await seed();
@@ -203,7 +216,11 @@ function describeMutations(test: Define, kb: () => KnowledgeBase): void {
 
   test('setCurrent flips visibility for currentOnly and ignores unknown ids', async () => {
     await kb().upsert([entry('a', axis(0)), entry('b', axis(0, 1, 1), { current: false })]);
-    await kb().setCurrent([{ id: 'a', current: false }, { id: 'b', current: true }, { id: 'ghost', current: true }]);
+    await kb().setCurrent([
+      { id: 'a', current: false },
+      { id: 'b', current: true },
+      { id: 'ghost', current: true },
+    ]);
     const current = await kb().query({ vector: axis(0), k: 5, filter: { namespace: 'ns-a', currentOnly: true } });
     expect(ids(current)).toEqual(['b']);
     expect(await kb().count({})).toBe(2);

@@ -52,7 +52,14 @@ export function describeMemoryBoundaryContract(name: string, options: MemoryBoun
       const session = await m.sessions.create({ namespace: 'times' });
       await m.append(session.id, { role: 'user', content: 'I moved to Lisbon last spring.' });
       for (const createdAt of [9e15, 1e300, -1, Number.NaN, Number.POSITIVE_INFINITY, 'not a date', '1969-12-31T00:00:00Z']) {
-        await expectRejected(m.append(session.id, [{ role: 'user', content: 'fine' }, { role: 'user', content: 'bad time', createdAt }]), 'INVALID_INPUT', /createdAt/);
+        await expectRejected(
+          m.append(session.id, [
+            { role: 'user', content: 'fine' },
+            { role: 'user', content: 'bad time', createdAt },
+          ]),
+          'INVALID_INPUT',
+          /createdAt/,
+        );
       }
       // the whole call is rejected: not even the valid message before the bad one is stored
       expect((await m.messages(session.id)).map((x) => x.content)).toEqual(['I moved to Lisbon last spring.']);
@@ -103,7 +110,17 @@ export function describeMemoryBoundaryContract(name: string, options: MemoryBoun
       const session = await m.sessions.create({ namespace: 'meta' });
       const cyclic: Record<string, unknown> = { a: 1 };
       cyclic.self = cyclic;
-      const bad: unknown[] = [{ n: 10n }, cyclic, { f: () => 1 }, { when: new Date(0) }, { map: new Map() }, { n: Number.NaN }, { list: [undefined] }, { s: '\uDC00' }, JSON.parse('{"nested": {"__proto__": {"polluted": true}}}')];
+      const bad: unknown[] = [
+        { n: 10n },
+        cyclic,
+        { f: () => 1 },
+        { when: new Date(0) },
+        { map: new Map() },
+        { n: Number.NaN },
+        { list: [undefined] },
+        { s: '\uDC00' },
+        JSON.parse('{"nested": {"__proto__": {"polluted": true}}}'),
+      ];
       for (const metadata of bad) {
         await expectRejected(m.append(session.id, { role: 'user', content: 'x', metadata: metadata as Record<string, unknown> }), 'INVALID_INPUT', /metadata/);
         await expectRejected(m.sessions.create({ namespace: 'meta', metadata: metadata as Record<string, unknown> }), 'INVALID_INPUT', /metadata/);
@@ -183,13 +200,24 @@ export function describeMemoryBoundaryContract(name: string, options: MemoryBoun
 
     async function exported(m: Memory, namespace: string, lines: string[], at = Date.UTC(2026, 0, 5)): Promise<{ sessionId: string; bundle: BundleJson }> {
       const session = await m.sessions.create({ namespace });
-      await m.append(session.id, lines.map((content, i) => ({ role: i % 2 ? ('assistant' as const) : ('user' as const), content, createdAt: at + i * 60_000 })));
+      await m.append(
+        session.id,
+        lines.map((content, i) => ({ role: i % 2 ? ('assistant' as const) : ('user' as const), content, createdAt: at + i * 60_000 })),
+      );
       await m.flush();
       return { sessionId: session.id, bundle: JSON.parse(await m.export(session.id, { format: 'json' })) as BundleJson };
     }
 
     // long enough for a batch summary to leave the immediate tier
-    const CHAT = ['I live in Lisbon now.', 'Nice, Lisbon is sunny.', 'My sister Lena is a nurse.', 'That sounds demanding.', 'I adopted a cat called Miso.', 'Cute name!', ...Array.from({ length: 26 }, (_, i) => `We went over the garden plan, part ${i + 1}.`)];
+    const CHAT = [
+      'I live in Lisbon now.',
+      'Nice, Lisbon is sunny.',
+      'My sister Lena is a nurse.',
+      'That sounds demanding.',
+      'I adopted a cat called Miso.',
+      'Cute name!',
+      ...Array.from({ length: 26 }, (_, i) => `We went over the garden plan, part ${i + 1}.`),
+    ];
 
     it('checks a whole bundle before writing: a bad record is named by its path and nothing is written', async () => {
       const m = await open();
@@ -258,7 +286,9 @@ export function describeMemoryBoundaryContract(name: string, options: MemoryBoun
       const session = await m.sessions.create({ namespace: 'damaged' });
       await m.append(session.id, { role: 'user', content: 'My sister Lena lives in Seoul.' });
       // a row written by an older version, bypassing today's checks
-      const receipt = await store?.write({ ops: [{ type: 'appendMessages', sessionId: session.id, messages: [{ id: 'msg_old_row', role: 'user', content: 'Lena visited Seoul in spring.', createdAt: 9e15, metadata: {} }] }] });
+      const receipt = await store?.write({
+        ops: [{ type: 'appendMessages', sessionId: session.id, messages: [{ id: 'msg_old_row', role: 'user', content: 'Lena visited Seoul in spring.', createdAt: 9e15, metadata: {} }] }],
+      });
       expect(receipt?.messages).toHaveLength(1);
       const context = await m.getContext(session.id, { query: 'Where does Lena live?' });
       const entry = context.manifest.find((item) => item.id === 'msg_old_row');

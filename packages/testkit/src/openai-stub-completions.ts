@@ -23,12 +23,14 @@ export function chatCompletion(request: ChatCompletionRequest, reply: StubChatRe
     object: 'chat.completion',
     created: 1_700_000_000 + n,
     model: request.model,
-    choices: [{
-      index: 0,
-      message: { role: 'assistant', content: tool_calls.length && !content ? null : content, refusal: null, ...(tool_calls.length ? { tool_calls } : {}) },
-      finish_reason: tool_calls.length ? 'tool_calls' : 'stop',
-      logprobs: null,
-    }],
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: tool_calls.length && !content ? null : content, refusal: null, ...(tool_calls.length ? { tool_calls } : {}) },
+        finish_reason: tool_calls.length ? 'tool_calls' : 'stop',
+        logprobs: null,
+      },
+    ],
     usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
   };
 }

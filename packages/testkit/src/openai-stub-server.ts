@@ -74,7 +74,10 @@ export interface OpenAiStub {
 
 /** Client errors (4xx) make OpenAI clients fail at once; they retry 5xx with backoff, which only slows a failing test. */
 class StubError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -125,11 +128,12 @@ export async function startOpenAiStub(options: OpenAiStubOptions = {}): Promise<
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    close: () => new Promise<void>((resolve, reject) => {
-      server.close((error) => (error ? reject(error) : resolve()));
-      // Clients keep connections alive; without this, close() waits for them to time out.
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Clients keep connections alive; without this, close() waits for them to time out.
+        server.closeAllConnections();
+      }),
   };
 }
 

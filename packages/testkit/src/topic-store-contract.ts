@@ -72,18 +72,24 @@ export function describeTopicStoreContract(name: string, options: TopicStoreCont
       // seq windows of one session, and the newest N (still in seq order)
       expect((await store.links({ sessionId: 's1', fromSeq: 2 })).map((l) => l.messageId)).toEqual(['m2', 'm3']);
       expect((await store.links({ sessionId: 's1', toSeq: 2 })).map((l) => l.messageId)).toEqual(['m1', 'm2']);
-      expect((await store.links({ sessionId: 's1', fromSeq: 2, toSeq: 2 }))).toEqual([link('m2', 's1', 2, 't1', 'm1')]);
+      expect(await store.links({ sessionId: 's1', fromSeq: 2, toSeq: 2 })).toEqual([link('m2', 's1', 2, 't1', 'm1')]);
       expect((await store.links({ sessionId: 's1', last: 2 })).map((l) => l.messageId)).toEqual(['m2', 'm3']);
       expect((await store.links({ sessionId: 's1', toSeq: 2, last: 1 })).map((l) => l.messageId)).toEqual(['m2']);
-      expect((await store.links({ sessionId: 's1', last: 0 }))).toEqual([]);
+      expect(await store.links({ sessionId: 's1', last: 0 })).toEqual([]);
       expect((await store.links({ topicIds: ['t1'], last: 1 })).map((l) => l.messageId)).toEqual(['m2']);
-      expect((await store.links({ sessionId: 's2', last: 5 }))).toEqual([]);
-      await store.writeTopics([{ type: 'putTopics', topics: [{ ...first, importance: 0.9, accessCount: 3 }] }, { type: 'deleteTopics', ids: ['t2'] }]);
+      expect(await store.links({ sessionId: 's2', last: 5 })).toEqual([]);
+      await store.writeTopics([
+        { type: 'putTopics', topics: [{ ...first, importance: 0.9, accessCount: 3 }] },
+        { type: 'deleteTopics', ids: ['t2'] },
+      ]);
       expect((await store.topics({ sessionId: 's1' })).map((t) => [t.id, t.importance, t.accessCount])).toEqual([['t1', 0.9, 3]]);
     });
 
     it('stores cold text compressed, reads and finds it like verbatim text, and restores it', async () => {
-      await store.writeTopics([{ type: 'putTopics', topics: [topic('t1', 's1')] }, { type: 'putLinks', links: [link('m1', 's1', 1, 't1'), link('m2', 's1', 2, 't1', 'm1')] }]);
+      await store.writeTopics([
+        { type: 'putTopics', topics: [topic('t1', 's1')] },
+        { type: 'putLinks', links: [link('m1', 's1', 1, 't1'), link('m2', 's1', 2, 't1', 'm1')] },
+      ]);
       const before = await store.messages({ sessionId: 's1' });
       await store.writeTopics([{ type: 'compress', messageIds: ['m1', 'm2', 'unknown'] }]);
       await store.writeTopics([{ type: 'compress', messageIds: ['m1'] }]);
@@ -99,12 +105,19 @@ export function describeTopicStoreContract(name: string, options: TopicStoreCont
     });
 
     it('writes all or nothing, and refuses links to unknown messages and topics of unknown sessions', async () => {
-      const failing = store.writeTopics([{ type: 'putTopics', topics: [topic('t1', 's1')] }, { type: 'compress', messageIds: ['m1'] }, { type: 'putLinks', links: [link('ghost', 's1', 9, 't1')] }]);
+      const failing = store.writeTopics([
+        { type: 'putTopics', topics: [topic('t1', 's1')] },
+        { type: 'compress', messageIds: ['m1'] },
+        { type: 'putLinks', links: [link('ghost', 's1', 9, 't1')] },
+      ]);
       await expect(failing).rejects.toSatisfy((e: unknown) => StrataError.is(e, 'NOT_FOUND'));
       expect(await store.topics({})).toEqual([]);
       expect(await store.topicStorage({ sessionId: 's1' })).toEqual([]);
       await expect(store.writeTopics([{ type: 'putTopics', topics: [topic('t9', 'no-session')] }])).rejects.toSatisfy((e: unknown) => StrataError.is(e, 'NOT_FOUND'));
-      await store.writeTopics([{ type: 'putTopics', topics: [topic('t1', 's1')] }, { type: 'putLinks', links: [link('m1', 's1', 1, 't1')] }]);
+      await store.writeTopics([
+        { type: 'putTopics', topics: [topic('t1', 's1')] },
+        { type: 'putLinks', links: [link('m1', 's1', 1, 't1')] },
+      ]);
       expect((await store.messages({ ids: ['m1'] }))[0]?.content).toBe(LONG);
     });
 

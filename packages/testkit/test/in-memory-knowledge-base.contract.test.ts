@@ -12,7 +12,10 @@ function entry(id: string, vector: number[], overrides: Partial<KnowledgeEntry> 
 }
 
 async function errorOf(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(() => null, (error: unknown) => error);
+  return promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
 }
 
 // Behaviour specific to the in-memory adapter, beyond the port contract.
@@ -43,7 +46,12 @@ describe('InMemoryKnowledgeBase', () => {
     const kb = new InMemoryKnowledgeBase({ dimensions: 2 });
     await kb.upsert([entry('zero', [0, 0]), entry('unit', [0, 1])]);
     const matches = await kb.query({ vector: [1, 0], k: 2, filter: { namespace: 'ns' } });
-    expect(matches.map((m) => [m.id, m.score])).toEqual(expect.arrayContaining([['zero', 0], ['unit', 0]]));
+    expect(matches.map((m) => [m.id, m.score])).toEqual(
+      expect.arrayContaining([
+        ['zero', 0],
+        ['unit', 0],
+      ]),
+    );
   });
 
   it('keeps the best k among many, in order', async () => {

@@ -30,12 +30,17 @@ function embeddings(url: string, dimensions?: number) {
 describe('startOpenAiStub with ChatOpenAI', () => {
   it('answers from the script in order, tool calls included, and records each request', async () => {
     stub = await startOpenAiStub({ chat: [{ toolCalls: [{ id: 'call_w', name: 'get_weather', args: { city: 'Oslo' } }] }, 'It is -3 °C in Oslo.'] });
-    const model = chatModel(stub.url).bindTools([{ type: 'function', function: { name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }]);
+    const model = chatModel(stub.url).bindTools([
+      { type: 'function', function: { name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+    ]);
     const first = await model.invoke([new HumanMessage('Weather in Oslo?')]);
     expect(first.tool_calls).toEqual([{ id: 'call_w', name: 'get_weather', args: { city: 'Oslo' }, type: 'tool_call' }]);
     const second = await model.invoke([new HumanMessage('Weather in Oslo?'), first, new ToolMessage({ content: '{"temp":-3}', tool_call_id: 'call_w' })]);
     expect(second.text).toBe('It is -3 °C in Oslo.');
-    expect(stub.requests.map((r) => [r.method, r.path])).toEqual([['POST', '/v1/chat/completions'], ['POST', '/v1/chat/completions']]);
+    expect(stub.requests.map((r) => [r.method, r.path])).toEqual([
+      ['POST', '/v1/chat/completions'],
+      ['POST', '/v1/chat/completions'],
+    ]);
     const sent = stub.requests[1]?.body as ChatCompletionRequest;
     expect(sent.model).toBe('stub-model');
     expect(sent.tools?.map((t) => t.function.name)).toEqual(['get_weather']);
@@ -98,7 +103,17 @@ describe('startOpenAiStub streaming', () => {
   });
 
   it('streams tool calls as indexed deltas that ChatOpenAI assembles, with usage_metadata', async () => {
-    stub = await startOpenAiStub({ chat: [{ content: 'Checking.', toolCalls: [{ id: 'call_a', name: 'get_weather', args: { city: 'Oslo' } }, { name: 'get_time', args: { zone: 'Europe/Oslo' } }] }] });
+    stub = await startOpenAiStub({
+      chat: [
+        {
+          content: 'Checking.',
+          toolCalls: [
+            { id: 'call_a', name: 'get_weather', args: { city: 'Oslo' } },
+            { name: 'get_time', args: { zone: 'Europe/Oslo' } },
+          ],
+        },
+      ],
+    });
     const chunks: AIMessageChunk[] = [];
     for await (const chunk of await streamingChatModel(stub.url).stream([new HumanMessage('Weather and time in Oslo?')])) chunks.push(chunk);
     expect(chunks.length).toBeGreaterThan(6);
@@ -164,7 +179,11 @@ describe('startOpenAiStub usage and ports', () => {
     stub = await startOpenAiStub({ chat: ['Hello there!'] });
     const reply = await chatModel(stub.url).invoke([new HumanMessage('Hi')]);
     const usage = (stub.requests[0]!.response as { usage: { prompt_tokens: number; completion_tokens: number } }).usage;
-    expect(usage).toEqual({ prompt_tokens: Math.ceil('user: Hi'.length / 4), completion_tokens: Math.ceil(('Hello there!'.length + 2) / 4), total_tokens: usage.prompt_tokens + usage.completion_tokens });
+    expect(usage).toEqual({
+      prompt_tokens: Math.ceil('user: Hi'.length / 4),
+      completion_tokens: Math.ceil(('Hello there!'.length + 2) / 4),
+      total_tokens: usage.prompt_tokens + usage.completion_tokens,
+    });
     expect(reply.usage_metadata).toMatchObject({ input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens });
   });
 

@@ -136,16 +136,22 @@ export class BullMqJobQueue implements JobQueue {
       const presences = await presenceOfMany(this.strataClient, this.queues, jobs);
       const fresh = jobs.filter((_, i) => presences[i]?.derive !== 'live' && presences[i]?.apply !== 'live');
       // A key that failed for good starts over: its failed jobs would block the same id.
-      await Promise.all(jobs.map(async (job, i) => {
-        const id = jobIdOf(job.key);
-        if (presences[i]?.derive === 'failed') await this.queues.derive[job.type].remove(id);
-        if (presences[i]?.apply === 'failed') await this.queues.apply.remove(id);
-      }));
+      await Promise.all(
+        jobs.map(async (job, i) => {
+          const id = jobIdOf(job.key);
+          if (presences[i]?.derive === 'failed') await this.queues.derive[job.type].remove(id);
+          if (presences[i]?.apply === 'failed') await this.queues.apply.remove(id);
+        }),
+      );
       const tokens = await this.index.add(fresh.map(refOf));
-      await Promise.all(DERIVE_QUEUES.map((type) => {
-        const bulk = fresh.flatMap((job, i) => (job.type === type ? [{ name: type, data: { job, token: tokens[i] as number }, opts: jobOptions(job.key, this.settings.attempts, this.settings.backoffMs) }] : []));
-        return bulk.length ? this.queues.derive[type].addBulk(bulk) : Promise.resolve([]);
-      }));
+      await Promise.all(
+        DERIVE_QUEUES.map((type) => {
+          const bulk = fresh.flatMap((job, i) =>
+            job.type === type ? [{ name: type, data: { job, token: tokens[i] as number }, opts: jobOptions(job.key, this.settings.attempts, this.settings.backoffMs) }] : [],
+          );
+          return bulk.length ? this.queues.derive[type].addBulk(bulk) : Promise.resolve([]);
+        }),
+      );
     } catch (error) {
       throw toStrataError(error, this.settings.redis.where);
     }

@@ -28,15 +28,20 @@ export const connectionShape = {
     .url({ protocol: /^rediss?$/, error: 'url must look like redis://host:port (or rediss:// for TLS)' })
     .refine((url) => /^rediss?:\/\/[^/?#]+(\/\d*)?$/.test(url), { error: 'url may end in /<db number> and nothing else (redis://host:port/0)' })
     .optional(),
-  connection: z.custom<RedisOptions>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), {
-    error: 'connection must be an object of ioredis options ({ host, port, ... })',
-  }).optional(),
-  prefix: z.string().min(1).regex(/^[^:\s]+$/, { error: 'prefix must be non-empty, without ":" or spaces' }).default('strata'),
+  connection: z
+    .custom<RedisOptions>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), {
+      error: 'connection must be an object of ioredis options ({ host, port, ... })',
+    })
+    .optional(),
+  prefix: z
+    .string()
+    .min(1)
+    .regex(/^[^:\s]+$/, { error: 'prefix must be non-empty, without ":" or spaces' })
+    .default('strata'),
   connectTimeoutMs: z.int().positive().default(5000),
 };
 
-export const bothGiven = (o: { url?: string | undefined; connection?: RedisOptions | undefined }): boolean =>
-  !(o.url !== undefined && o.connection !== undefined);
+export const bothGiven = (o: { url?: string | undefined; connection?: RedisOptions | undefined }): boolean => !(o.url !== undefined && o.connection !== undefined);
 export const BOTH_GIVEN_ERROR = { error: 'give either url or connection, not both' };
 
 /** Parses options with `schema`; a failure is CONFIG_INVALID with zod's report. */

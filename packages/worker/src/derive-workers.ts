@@ -72,13 +72,17 @@ async function processDerive(options: DeriveWorkersOptions, queue: DeriveQueueNa
     throw failAttempt(options, { queue, key: derivation.key, attempt }, toDeriveError(thrown, derivation.key));
   }
   const { attempts, backoff } = job.opts;
-  await options.queues.apply.add(derivation.type, { result, token, enqueuedAt: job.timestamp }, {
-    jobId: job.id as string,
-    ...(attempts === undefined ? {} : { attempts }),
-    ...(backoff === undefined ? {} : { backoff }),
-    removeOnComplete: true,
-    removeOnFail: false,
-  });
+  await options.queues.apply.add(
+    derivation.type,
+    { result, token, enqueuedAt: job.timestamp },
+    {
+      jobId: job.id as string,
+      ...(attempts === undefined ? {} : { attempts }),
+      ...(backoff === undefined ? {} : { backoff }),
+      removeOnComplete: true,
+      removeOnFail: false,
+    },
+  );
   const now = Date.now();
   options.metrics.record('derived', { derive: now - job.timestamp, run: now - started });
   options.onEvent({ type: 'completed', queue, key: derivation.key, attempt: attempt.number });
@@ -88,11 +92,7 @@ async function processDerive(options: DeriveWorkersOptions, queue: DeriveQueueNa
  * Counts and reports a failed attempt and returns what to throw: an UnrecoverableError when
  * retrying cannot help, so BullMQ fails the job without using its remaining attempts.
  */
-export function failAttempt(
-  options: Pick<DeriveWorkersOptions, 'metrics' | 'onEvent'>,
-  at: { queue: QueueName; key: string; attempt: DeriveAttempt },
-  error: unknown,
-): Error {
+export function failAttempt(options: Pick<DeriveWorkersOptions, 'metrics' | 'onEvent'>, at: { queue: QueueName; key: string; attempt: DeriveAttempt }, error: unknown): Error {
   const isRetryable = isWorthRetrying(error);
   const willRetry = isRetryable && !at.attempt.isFinal;
   const text = failureText(error);

@@ -27,7 +27,10 @@ export interface FailedJob {
   failedAt: number;
 }
 
-const schema = z.object({ ...connectionShape, limit: z.int().positive().default(1000), keys: z.array(z.string().min(1)).optional() }).strict().refine(bothGiven, BOTH_GIVEN_ERROR);
+const schema = z
+  .object({ ...connectionShape, limit: z.int().positive().default(1000), keys: z.array(z.string().min(1)).optional() })
+  .strict()
+  .refine(bothGiven, BOTH_GIVEN_ERROR);
 const HINT = "Pass { url: 'redis://127.0.0.1:6379', prefix?: 'strata' } (the app's prefix).";
 
 /** Connects, runs `use`, disconnects; Redis errors become StrataErrors naming the server. */
@@ -48,7 +51,7 @@ async function withQueues<T>(settings: RedisSettings, use: (queues: StrataQueues
 }
 
 async function failedOf(queues: StrataQueues, limit: number): Promise<{ queue: QueueName; job: Job<DeriveJobData | ApplyJobData> }[]> {
-  const named: [QueueName, Queue<DeriveJobData> | Queue<ApplyJobData>][] = [...Object.entries(queues.derive) as [QueueName, Queue<DeriveJobData>][], [APPLY_QUEUE, queues.apply]];
+  const named: [QueueName, Queue<DeriveJobData> | Queue<ApplyJobData>][] = [...(Object.entries(queues.derive) as [QueueName, Queue<DeriveJobData>][]), [APPLY_QUEUE, queues.apply]];
   const lists = await Promise.all(
     named.map(async ([queue, q]) => {
       const failed: Job<DeriveJobData | ApplyJobData>[] = await q.getFailed(0, limit - 1);
@@ -61,8 +64,15 @@ async function failedOf(queues: StrataQueues, limit: number): Promise<{ queue: Q
 function describe(queue: QueueName, job: Job<DeriveJobData | ApplyJobData>): FailedJob {
   const ref = 'job' in job.data ? job.data.job : job.data.result.job;
   return {
-    key: ref.key, type: ref.type, sessionId: ref.sessionId, fromSeq: ref.fromSeq, toSeq: ref.toSeq,
-    queue, attempts: job.attemptsMade, error: job.failedReason, failedAt: job.finishedOn ?? job.timestamp,
+    key: ref.key,
+    type: ref.type,
+    sessionId: ref.sessionId,
+    fromSeq: ref.fromSeq,
+    toSeq: ref.toSeq,
+    queue,
+    attempts: job.attemptsMade,
+    error: job.failedReason,
+    failedAt: job.finishedOn ?? job.timestamp,
   };
 }
 

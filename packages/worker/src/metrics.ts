@@ -11,7 +11,11 @@ export type Counter = 'derived' | 'applied' | 'retries' | 'failures' | 'stalled'
  * Recording never fails a job: a failed write goes to `onError`.
  */
 export class MetricsRecorder {
-  constructor(private readonly client: Redis, private readonly keys: StrataKeys, private readonly onError: (error: unknown) => void) {}
+  constructor(
+    private readonly client: Redis,
+    private readonly keys: StrataKeys,
+    private readonly onError: (error: unknown) => void,
+  ) {}
 
   count(counter: Counter): void {
     this.client.hincrby(this.keys.counters, counter, 1).catch(this.onError);

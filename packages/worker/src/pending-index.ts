@@ -35,7 +35,10 @@ return 1`;
  * truth, and an entry whose jobs are gone is removed by whoever notices.
  */
 export class PendingIndex {
-  constructor(private readonly client: Redis, private readonly keys: StrataKeys) {}
+  constructor(
+    private readonly client: Redis,
+    private readonly keys: StrataKeys,
+  ) {}
 
   /** Records enqueues, in order; returns their tokens. */
   async add(refs: JobRef[]): Promise<number[]> {

@@ -65,7 +65,13 @@ export async function closeRedis(client: Redis, ms = 2000): Promise<void> {
   if (client.status === 'end') return;
   let timer: NodeJS.Timeout | undefined;
   const giveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-  await Promise.race([client.quit().then(() => undefined, () => undefined), giveUp]);
+  await Promise.race([
+    client.quit().then(
+      () => undefined,
+      () => undefined,
+    ),
+    giveUp,
+  ]);
   clearTimeout(timer);
   client.disconnect();
 }

@@ -55,7 +55,10 @@ const schema = z
       policy: z.custom<PolicyInput>((v) => typeof v === 'object' && v !== null).optional(),
     }),
     concurrency: z.int().positive().default(4),
-    queues: z.array(z.enum(DERIVE_QUEUES)).min(1).default([...DERIVE_QUEUES]),
+    queues: z
+      .array(z.enum(DERIVE_QUEUES))
+      .min(1)
+      .default([...DERIVE_QUEUES]),
     onEvent: z.custom<(event: WorkerEvent) => void>((v) => typeof v === 'function').optional(),
     onError: z.custom<(error: StrataError) => void>((v) => typeof v === 'function').optional(),
   })

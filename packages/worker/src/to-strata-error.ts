@@ -1,8 +1,6 @@
 import { StrataError } from '@strata/core';
 
-export const START_HINT =
-  'Start Redis with `bash scripts/services.sh up` (from the strata repository) or ' +
-  '`redis-server --port 6379`, or point url / STRATA_REDIS_URL at a running Redis.';
+export const START_HINT = 'Start Redis with `bash scripts/services.sh up` (from the strata repository) or ' + '`redis-server --port 6379`, or point url / STRATA_REDIS_URL at a running Redis.';
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
 const UNREACHABLE = /connection is closed|fetch failed|stream isn't writeable|reached the max retries|connect etimedout|socket hang up|timed out/i;

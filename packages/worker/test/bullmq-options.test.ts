@@ -9,7 +9,10 @@ import { freePort } from './redis-server.js';
 
 /** The error a promise rejects with (fails the test if it resolves). */
 async function rejection(promise: Promise<unknown>): Promise<StrataError> {
-  const error = await promise.then(() => new Error('expected a rejection'), (e: unknown) => e);
+  const error = await promise.then(
+    () => new Error('expected a rejection'),
+    (e: unknown) => e,
+  );
   if (!StrataError.is(error)) throw error;
   return error;
 }
@@ -104,7 +107,11 @@ describe('formatQueueStats', () => {
       prefix: 'app',
       queues: { ingest: { ...depth, waiting: 7 }, summarize: depth, consolidate: depth, apply: { ...depth, failed: 2 } },
       latencyMs: { derive: { count: 10, p50: 12, p95: 40 }, run: latency, apply: latency },
-      derived: 10, applied: 9, retries: 3, failures: 2, stalled: 1,
+      derived: 10,
+      applied: 9,
+      retries: 3,
+      failures: 2,
+      stalled: 1,
     };
     const text = formatQueueStats(stats);
     expect(text).toMatch(/^ingest\s+7\s+0\s+0\s+0$/m);

@@ -5,7 +5,13 @@ import type { CheckOutcome, Tracked } from '../src/key-tracker.js';
 import { within } from './fixtures/model-server.js';
 
 const job = (fromSeq: number): DeriveJob => ({
-  key: `summarize:s:${fromSeq}-${fromSeq + 1}`, type: 'summarize', sessionId: 's', namespace: 'n', fromSeq, toSeq: fromSeq + 1, turns: [],
+  key: `summarize:s:${fromSeq}-${fromSeq + 1}`,
+  type: 'summarize',
+  sessionId: 's',
+  namespace: 'n',
+  fromSeq,
+  toSeq: fromSeq + 1,
+  turns: [],
 });
 const refOf = ({ key, type, sessionId, namespace, fromSeq, toSeq }: DeriveJob): JobRef => ({ key, type, sessionId, namespace, fromSeq, toSeq });
 const HOUR = 3_600_000;

@@ -7,7 +7,10 @@ import { offlineModels } from './fixtures/models.js';
 import { REDIS_URL, deleteKeys, redisUnavailable, uniquePrefix } from './redis-server.js';
 
 const unavailable = await redisUnavailable();
-const SESSIONS = [{ n: 1, turns: 30 }, { n: 2, turns: 22 }];
+const SESSIONS = [
+  { n: 1, turns: 30 },
+  { n: 2, turns: 22 },
+];
 
 /** Polls `read` until `done` holds, at most `ms`. */
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
@@ -77,7 +80,10 @@ if (unavailable === null) {
 
       const summarizing = await startWorker({ url: REDIS_URL, prefix, models: { ...offlineModels(), policy: POLICY }, queues: ['summarize'] });
       cleanup.push(() => summarizing.close());
-      const stats = await until(() => queue.stats(), (s) => s.queues.summarize.waiting + s.queues.summarize.active + s.queues.apply.waiting + s.queues.apply.active === 0 && s.applied > 0);
+      const stats = await until(
+        () => queue.stats(),
+        (s) => s.queues.summarize.waiting + s.queues.summarize.active + s.queues.apply.waiting + s.queues.apply.active === 0 && s.applied > 0,
+      );
       expect(stats.queues.ingest.waiting).toBe(1);
       expect((await memory.getContext('s1')).pending.jobs.map((job) => job.type)).toEqual(['ingest']);
       expect(await world.store.facts({ namespace: namespaceOf('s1') })).toEqual([]);
@@ -162,7 +168,12 @@ if (unavailable === null) {
 
       isModelDown = false;
       expect(await redriveFailedJobs({ url: REDIS_URL, prefix })).toEqual({ redriven: [job.key] });
-      expect(await until(() => queue.pending(), (pending) => pending.length === 0)).toEqual([]);
+      expect(
+        await until(
+          () => queue.pending(),
+          (pending) => pending.length === 0,
+        ),
+      ).toEqual([]);
       expect(applied.map((result) => result.job.key)).toEqual([job.key]);
       expect(await listFailedJobs({ url: REDIS_URL, prefix })).toEqual([]);
       const stats = await queue.stats();

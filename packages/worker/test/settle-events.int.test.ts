@@ -12,11 +12,20 @@ const unavailable = await redisUnavailable();
 const NO_SAFETY_CHECK = { safetyCheckMs: 3_600_000 };
 
 const job = (fromSeq: number): DeriveJob => ({
-  key: `summarize:s:1:${fromSeq}-${fromSeq + 1}`, type: 'summarize', sessionId: 's:1', namespace: 'n', fromSeq, toSeq: fromSeq + 1,
+  key: `summarize:s:1:${fromSeq}-${fromSeq + 1}`,
+  type: 'summarize',
+  sessionId: 's:1',
+  namespace: 'n',
+  fromSeq,
+  toSeq: fromSeq + 1,
   turns: [{ id: `m${fromSeq}`, seq: fromSeq, role: 'user', content: 'hello', createdAt: fromSeq }],
 });
 const resultOf = ({ key, sessionId, namespace, fromSeq, toSeq }: DeriveJob): DeriveResult => ({
-  job: { key, type: 'summarize', sessionId, namespace, fromSeq, toSeq }, text: `summary of ${key}`, vector: [1, 0], sourceMessageIds: [], degraded: false,
+  job: { key, type: 'summarize', sessionId, namespace, fromSeq, toSeq },
+  text: `summary of ${key}`,
+  vector: [1, 0],
+  sourceMessageIds: [],
+  degraded: false,
 });
 
 /** A runtime that derives at once and tells who applied what; `apply` of `held` waits for `release()`. */
@@ -46,7 +55,10 @@ async function queueEventsClients(prefix: string): Promise<string[]> {
   const admin = new Redis(REDIS_URL, { maxRetriesPerRequest: 2 });
   try {
     const list = (await admin.client('LIST')) as string;
-    return list.split('\n').flatMap((line) => /name=(\S+)/.exec(line)?.[1] ?? []).filter((name) => name.startsWith(`${prefix}:`) && name.endsWith(':qe'));
+    return list
+      .split('\n')
+      .flatMap((line) => /name=(\S+)/.exec(line)?.[1] ?? [])
+      .filter((name) => name.startsWith(`${prefix}:`) && name.endsWith(':qe'));
   } finally {
     admin.disconnect();
   }
@@ -114,24 +126,28 @@ if (unavailable === null) {
     });
 
     const requireRedisBinary = process.env.STRATA_REQUIRE_SERVICES === '1' || hasRedisServerBinary();
-    (requireRedisBinary ? it : it.skip)('a job Redis lost in a restart is enqueued again as soon as the connection is back', async () => {
-      const redis = await startOwnRedis();
-      cleanup.push(() => redis.stop());
-      const prefix = uniquePrefix();
-      const errors: unknown[] = [];
-      const applied: string[] = [];
-      const queue = await createBullMqJobQueue({ url: redis.url, prefix, deriveConcurrency: 0, onError: (error) => errors.push(error), ...NO_SAFETY_CHECK });
-      cleanup.push(() => queue.close());
-      await queue.start(runtimeOf(applied).runtime);
-      await queue.enqueue([job(1)]); // no derive worker yet: it waits in Redis, which then loses it
-      await redis.stop();
-      await redis.start();
-      const worker = await createBullMqJobQueue({ url: redis.url, prefix, deriveConcurrency: 1, onError: (error) => errors.push(error), ...NO_SAFETY_CHECK });
-      cleanup.push(() => worker.close());
-      await worker.start(runtimeOf(applied).runtime);
-      await within(queue.drain(), 15_000, 'drain() after the restart');
-      expect(applied).toEqual([job(1).key]);
-    }, 30_000);
+    (requireRedisBinary ? it : it.skip)(
+      'a job Redis lost in a restart is enqueued again as soon as the connection is back',
+      async () => {
+        const redis = await startOwnRedis();
+        cleanup.push(() => redis.stop());
+        const prefix = uniquePrefix();
+        const errors: unknown[] = [];
+        const applied: string[] = [];
+        const queue = await createBullMqJobQueue({ url: redis.url, prefix, deriveConcurrency: 0, onError: (error) => errors.push(error), ...NO_SAFETY_CHECK });
+        cleanup.push(() => queue.close());
+        await queue.start(runtimeOf(applied).runtime);
+        await queue.enqueue([job(1)]); // no derive worker yet: it waits in Redis, which then loses it
+        await redis.stop();
+        await redis.start();
+        const worker = await createBullMqJobQueue({ url: redis.url, prefix, deriveConcurrency: 1, onError: (error) => errors.push(error), ...NO_SAFETY_CHECK });
+        cleanup.push(() => worker.close());
+        await worker.start(runtimeOf(applied).runtime);
+        await within(queue.drain(), 15_000, 'drain() after the restart');
+        expect(applied).toEqual([job(1).key]);
+      },
+      30_000,
+    );
   });
 } else {
   describe.skip(`worker: ${unavailable}`, () => {

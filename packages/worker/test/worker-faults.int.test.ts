@@ -10,7 +10,11 @@ import { REDIS_URL, deleteKeys, hasRedisServerBinary, redisUnavailable, startOwn
 import type { OwnRedis } from './redis-server.js';
 
 const unavailable = await redisUnavailable();
-const SESSIONS = [{ n: 1, turns: 30 }, { n: 2, turns: 22 }, { n: 3, turns: 26 }];
+const SESSIONS = [
+  { n: 1, turns: 30 },
+  { n: 2, turns: 22 },
+  { n: 3, turns: 26 },
+];
 const IDS = SESSIONS.map(({ n }) => `s${n}`);
 /** Appended while Redis is down. */
 const LATE = { n: 4, turns: 14 };
@@ -88,7 +92,12 @@ if (unavailable === null) {
       // The derive job never completed: once its lock expires the survivor runs it again, and
       // the replayed result goes through apply a second time. Stored once all the same.
       await survivor.waitFor(`completed ${handedOver}`, 30_000);
-      await until(() => app.queue.stats(), (stats) => stats.queues.apply.waiting + stats.queues.apply.active === 0, 30_000, 'the replayed result applied');
+      await until(
+        () => app.queue.stats(),
+        (stats) => stats.queues.apply.waiting + stats.queues.apply.active === 0,
+        30_000,
+        'the replayed result applied',
+      );
       const got = await snapshot(app.world, IDS);
       expect(got).toEqual(expected);
       expect(got.distinctSummaryRanges).toBe(got.summaries);
@@ -159,33 +168,47 @@ if (unavailable === null) {
     const restartTitle = requireRedisBinary
       ? 'Redis restarted (losing its data) during a run: producer and workers reconnect, everything completes'
       : 'Redis restarted during a run (skipped: /usr/bin/redis-server is not installed)';
-    restartTest(restartTitle, async () => {
-      const redis: OwnRedis = await startOwnRedis();
-      cleanup.push(() => redis.stop());
-      const prefix = uniquePrefix();
-      const app = await openApp({ url: redis.url, prefix });
-      cleanup.push(() => app.memory.close());
-      const workers = [0, 1].map(() => spawnWorker({ url: redis.url, prefix, models: 'slow', slowMs: 150, concurrency: 1 }));
-      for (const worker of workers) await worker.waitFor('ready');
-      await converse(app.memory);
-      await until(() => app.queue.stats(), (stats) => stats.applied >= 3, 30_000, 'three results applied');
+    restartTest(
+      restartTitle,
+      async () => {
+        const redis: OwnRedis = await startOwnRedis();
+        cleanup.push(() => redis.stop());
+        const prefix = uniquePrefix();
+        const app = await openApp({ url: redis.url, prefix });
+        cleanup.push(() => app.memory.close());
+        const workers = [0, 1].map(() => spawnWorker({ url: redis.url, prefix, models: 'slow', slowMs: 150, concurrency: 1 }));
+        for (const worker of workers) await worker.waitFor('ready');
+        await converse(app.memory);
+        await until(
+          () => app.queue.stats(),
+          (stats) => stats.applied >= 3,
+          30_000,
+          'three results applied',
+        );
 
-      await redis.stop();
-      const completedAtRestart = workers.map((worker) => worker.lines('completed ').length);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      // An append while Redis is down stores the turns and does not wait for Redis; the
-      // planning after it (next macrotask) fails and is recorded, to be retried by flush.
-      await within(converse(app.memory, [LATE]), 10_000, 'an append while Redis is down');
-      const failure = await until(async () => app.errors.find((event) => event.kind === 'schedule'), (event) => event !== undefined, 10_000, 'the planning after the append to fail');
-      expect(failure).toMatchObject({ sessionId: `s${LATE.n}`, error: { code: 'BACKEND_UNAVAILABLE' } });
-      await redis.start();
-      await within(app.memory.flush(), 90_000, 'flush after the Redis restart');
+        await redis.stop();
+        const completedAtRestart = workers.map((worker) => worker.lines('completed ').length);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        // An append while Redis is down stores the turns and does not wait for Redis; the
+        // planning after it (next macrotask) fails and is recorded, to be retried by flush.
+        await within(converse(app.memory, [LATE]), 10_000, 'an append while Redis is down');
+        const failure = await until(
+          async () => app.errors.find((event) => event.kind === 'schedule'),
+          (event) => event !== undefined,
+          10_000,
+          'the planning after the append to fail',
+        );
+        expect(failure).toMatchObject({ sessionId: `s${LATE.n}`, error: { code: 'BACKEND_UNAVAILABLE' } });
+        await redis.start();
+        await within(app.memory.flush(), 90_000, 'flush after the Redis restart');
 
-      expect(await snapshot(app.world, [...IDS, `s${LATE.n}`])).toEqual(await referenceSnapshot([...SESSIONS, LATE]));
-      const completedAfter = workers.map((worker) => worker.lines('completed ').length);
-      expect(completedAfter.some((count, i) => count > (completedAtRestart[i] ?? 0))).toBe(true);
-      expect(workers.every((worker) => worker.child.exitCode === null)).toBe(true);
-    }, 120_000);
+        expect(await snapshot(app.world, [...IDS, `s${LATE.n}`])).toEqual(await referenceSnapshot([...SESSIONS, LATE]));
+        const completedAfter = workers.map((worker) => worker.lines('completed ').length);
+        expect(completedAfter.some((count, i) => count > (completedAtRestart[i] ?? 0))).toBe(true);
+        expect(workers.every((worker) => worker.child.exitCode === null)).toBe(true);
+      },
+      120_000,
+    );
   });
 } else {
   describe.skip(`worker: ${unavailable}`, () => {

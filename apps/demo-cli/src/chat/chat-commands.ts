@@ -45,7 +45,12 @@ export async function runCommand(state: ChatState, line: string): Promise<'exit'
 }
 
 async function showHelp(state: ChatState): Promise<void> {
-  state.print(await renderTable(['command', 'does'], Object.values(COMMANDS).map((c) => [c.usage, c.help])));
+  state.print(
+    await renderTable(
+      ['command', 'does'],
+      Object.values(COMMANDS).map((c) => [c.usage, c.help]),
+    ),
+  );
   state.print(pc.dim('Every command also works with ! instead of / (e.g. !memory).'));
 }
 
@@ -111,7 +116,12 @@ async function search(state: ChatState, query: string): Promise<void> {
   if (!query) throw new StrataError('INVALID_INPUT', '/search needs a query', { hint: 'e.g. /search hiking' });
   const hits = await state.memory.search({ namespace: state.session.namespace, query, k: 8, touch: false });
   if (!hits.length) return state.print(pc.dim('nothing found'));
-  state.print(await renderTable(['kind', 'date', 'text'], hits.map((h) => [h.kind, formatDay(h.createdAt), clip(h.text, 80)])));
+  state.print(
+    await renderTable(
+      ['kind', 'date', 'text'],
+      hits.map((h) => [h.kind, formatDay(h.createdAt), clip(h.text, 80)]),
+    ),
+  );
 }
 
 /**

@@ -27,7 +27,15 @@ export interface ChatState {
 export function draftSession(config: Pick<ChatState['config'], 'namespace'>, title?: string): Session {
   const now = Date.now();
   // the id is fixed now, so that what the chat shows is the id the session is stored under
-  return { id: `ses_${randomUUID().replace(/-/g, '')}`, namespace: config.namespace, title: title ?? `Chat ${new Date(now).toISOString().slice(0, 16).replace('T', ' ')}`, metadata: {}, createdAt: now, updatedAt: now, lastSeq: 0 };
+  return {
+    id: `ses_${randomUUID().replace(/-/g, '')}`,
+    namespace: config.namespace,
+    title: title ?? `Chat ${new Date(now).toISOString().slice(0, 16).replace('T', ' ')}`,
+    metadata: {},
+    createdAt: now,
+    updatedAt: now,
+    lastSeq: 0,
+  };
 }
 
 /** The chat's session, stored first if it is still a draft. */

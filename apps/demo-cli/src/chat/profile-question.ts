@@ -32,7 +32,10 @@ export async function readProfile(memory: Memory, namespace: string, currentSess
   const sessions = await Promise.all(
     recent.map(async (s) => ({
       title: s.title ?? s.id,
-      topics: (await memory.topics.list(s.id)).sort((a, b) => b.lastActiveAt - a.lastActiveAt).slice(0, TOPICS_PER_SESSION).map((t) => t.title),
+      topics: (await memory.topics.list(s.id))
+        .sort((a, b) => b.lastActiveAt - a.lastActiveAt)
+        .slice(0, TOPICS_PER_SESSION)
+        .map((t) => t.title),
     })),
   );
   return { facts, sessions: sessions.filter((s) => s.topics.length > 0) };

@@ -37,7 +37,17 @@ export function registerChatCommand(program: Command): void {
       }
       await withMemory(command, async (memory, { config, wiring }) => {
         const { session, isResumed } = await resolveSession(memory, config, options);
-        const state: ChatState = { memory, assistant: wiring.assistant, config, path: wiring.path, session, isSessionStored: isResumed, budgetTokens: options.budget, print, isInteractive: process.stdin.isTTY === true };
+        const state: ChatState = {
+          memory,
+          assistant: wiring.assistant,
+          config,
+          path: wiring.path,
+          session,
+          isSessionStored: isResumed,
+          budgetTokens: options.budget,
+          print,
+          isInteractive: process.stdin.isTTY === true,
+        };
         await printBanner(state, isResumed);
         const { runChatLoop } = await import('../chat/chat-loop.js');
         await runChatLoop(state);
@@ -59,7 +69,9 @@ async function resolveSession(memory: Memory, config: CliConfig, options: ChatOp
 async function printBanner(state: ChatState, isResumed: boolean): Promise<void> {
   const { session, assistant } = state;
   const recent = isResumed ? await state.memory.messages(session.id, { last: 4 }) : [];
-  print(`${pc.bold('strata chat')} ${pc.dim(`· ${isResumed ? 'continuing' : 'new session'} ${session.id} "${session.title ?? ''}" · namespace ${session.namespace}${isResumed ? '' : ' (stored with its first message)'}`)}`);
+  print(
+    `${pc.bold('strata chat')} ${pc.dim(`· ${isResumed ? 'continuing' : 'new session'} ${session.id} "${session.title ?? ''}" · namespace ${session.namespace}${isResumed ? '' : ' (stored with its first message)'}`)}`,
+  );
   print(pc.dim(`assistant: ${assistant.label}${assistant.isOffline ? '; its replies are shown, not stored' : ''}`));
   print(pc.dim(`memory: ${state.path}`));
   for (const m of recent) print(renderMessage(m));

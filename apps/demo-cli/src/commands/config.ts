@@ -17,7 +17,12 @@ export function registerConfigCommand(program: Command): void {
       const { SETTINGS } = await import('../config.js');
       const rows = describeConfig(SETTINGS, loaded);
       if (options.json) return printJson({ configFile: { path: loaded.configFile, exists: existsSync(loaded.configFile) }, settings: rows });
-      print(await renderTable(['setting', 'value', 'from', 'env'], rows.map((r) => [r.key, r.value ?? pc.dim('-'), r.source, r.env])));
+      print(
+        await renderTable(
+          ['setting', 'value', 'from', 'env'],
+          rows.map((r) => [r.key, r.value ?? pc.dim('-'), r.source, r.env]),
+        ),
+      );
       print(pc.dim(`\nconfig file: ${loaded.configFile}${existsSync(loaded.configFile) ? '' : ' (not present)'}`));
     });
 }

@@ -30,12 +30,25 @@ export function registerDoctorCommand(program: Command): void {
     .option('--json', 'print JSON: { ok, checks }')
     .action(async (options: { json?: boolean }, command: Command) => {
       const { config } = await configOf(command);
-      const checks = [checkNode(), checkDataDir(config), await checkSqliteFile(config), await checkRedis(config), await checkChroma(config), await checkEndpoint('llm endpoint', config.llm), await checkEndpoint('embeddings endpoint', config.embeddings)];
+      const checks = [
+        checkNode(),
+        checkDataDir(config),
+        await checkSqliteFile(config),
+        await checkRedis(config),
+        await checkChroma(config),
+        await checkEndpoint('llm endpoint', config.llm),
+        await checkEndpoint('embeddings endpoint', config.embeddings),
+      ];
       const ok = checks.every((c) => c.status !== 'fail');
       if (options.json) printJson({ ok, checks });
       else {
         const mark: Record<Status, string> = { ok: pc.green('ok'), warn: pc.yellow('warn'), fail: pc.red('fail'), skip: pc.dim('skip') };
-        print(await renderTable(['check', 'status', 'detail'], checks.map((c) => [c.check, mark[c.status], c.detail])));
+        print(
+          await renderTable(
+            ['check', 'status', 'detail'],
+            checks.map((c) => [c.check, mark[c.status], c.detail]),
+          ),
+        );
         for (const c of checks.filter((c) => c.hint)) print(`${c.status === 'fail' ? pc.red('fix') : pc.yellow('fix')} ${c.check}: ${c.hint}`);
         print(ok ? pc.green('\nstrata is ready.') : pc.red('\nstrata cannot run as configured: fix the checks marked fail.'));
       }
@@ -61,7 +74,8 @@ function checkDataDir(config: CliConfig): DoctorCheck {
   } catch {
     return { check: 'data dir', status: 'fail', detail: `${dir} is not writable`, hint: `Make it writable (chmod u+w ${dir}) or choose another with --data-dir.` };
   }
-  if ((stats.mode & 0o077) !== 0) return { check: 'data dir', status: 'warn', detail: `${dir} is readable by other users (mode ${(stats.mode & 0o777).toString(8)})`, hint: `It holds every conversation: chmod 700 ${dir}` };
+  if ((stats.mode & 0o077) !== 0)
+    return { check: 'data dir', status: 'warn', detail: `${dir} is readable by other users (mode ${(stats.mode & 0o777).toString(8)})`, hint: `It holds every conversation: chmod 700 ${dir}` };
   return { check: 'data dir', status: 'ok', detail: dir };
 }
 
@@ -73,9 +87,27 @@ async function checkSqliteFile(config: CliConfig): Promise<DoctorCheck> {
   try {
     const r = inspectSqliteFile({ path, ...(config.encryptionKey === undefined ? {} : { encryptionKey: config.encryptionKey }) });
     const size = `${r.sessions} sessions, ${r.messages} messages, ${mb(r.sizeBytes)} + WAL ${mb(r.walBytes)}, schema ${r.schemaVersion}`;
-    if (r.quickCheck[0] !== 'ok') return { check: 'sqlite file', status: 'fail', detail: `${path}: quick_check found damage: ${r.quickCheck.slice(0, 3).join('; ')}`, hint: 'Restore the file from a backup, or rescue what reads: strata export --all -o rescue.json with a copy of the file, then import it into a new data dir.' };
-    if (r.schemaVersion > r.currentSchemaVersion) return { check: 'sqlite file', status: 'fail', detail: `${path}: schema ${r.schemaVersion} is newer than this strata's (${r.currentSchemaVersion})`, hint: 'A newer strata wrote it: upgrade strata to open it.' };
-    if (r.walBytes > LARGE_WAL_BYTES) return { check: 'sqlite file', status: 'warn', detail: `${path}: ${size}`, hint: 'The WAL is large: a process (strata, or a SQLite client) keeps a read open; close it and the next write checkpoints the WAL.' };
+    if (r.quickCheck[0] !== 'ok')
+      return {
+        check: 'sqlite file',
+        status: 'fail',
+        detail: `${path}: quick_check found damage: ${r.quickCheck.slice(0, 3).join('; ')}`,
+        hint: 'Restore the file from a backup, or rescue what reads: strata export --all -o rescue.json with a copy of the file, then import it into a new data dir.',
+      };
+    if (r.schemaVersion > r.currentSchemaVersion)
+      return {
+        check: 'sqlite file',
+        status: 'fail',
+        detail: `${path}: schema ${r.schemaVersion} is newer than this strata's (${r.currentSchemaVersion})`,
+        hint: 'A newer strata wrote it: upgrade strata to open it.',
+      };
+    if (r.walBytes > LARGE_WAL_BYTES)
+      return {
+        check: 'sqlite file',
+        status: 'warn',
+        detail: `${path}: ${size}`,
+        hint: 'The WAL is large: a process (strata, or a SQLite client) keeps a read open; close it and the next write checkpoints the WAL.',
+      };
     const older = r.schemaVersion < r.currentSchemaVersion ? ` (migrated to ${r.currentSchemaVersion} when next opened)` : '';
     return { check: 'sqlite file', status: 'ok', detail: `${path}: quick_check ok, ${size}${older}` };
   } catch (error) {
@@ -93,7 +125,12 @@ async function checkRedis(config: CliConfig): Promise<DoctorCheck> {
     const waiting = Object.values(stats.queues).reduce((n, q) => n + q.waiting, 0);
     return { check: 'redis', status: 'ok', detail: `${url} (prefix "${config.redisPrefix}"), ${waiting} jobs waiting` };
   } catch (error) {
-    return { check: 'redis', status: 'fail', detail: `${url}: ${messageOf(error)}`, hint: 'Start Redis (redis-server, or bash scripts/services.sh up in the repository), or fix --redis-url / STRATA_REDIS_URL.' };
+    return {
+      check: 'redis',
+      status: 'fail',
+      detail: `${url}: ${messageOf(error)}`,
+      hint: 'Start Redis (redis-server, or bash scripts/services.sh up in the repository), or fix --redis-url / STRATA_REDIS_URL.',
+    };
   }
 }
 
@@ -115,10 +152,23 @@ async function checkEndpoint(check: string, endpoint: Endpoint | undefined): Pro
   const base = endpoint.baseUrl.replace(/\/$/, '');
   try {
     const response = await fetch(`${base}/models`, { headers: endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}, signal: AbortSignal.timeout(SERVER_TIMEOUT_MS) });
-    if (response.status === 401 || response.status === 403) return { check, status: 'fail', detail: `${base}: the API key was refused (${response.status})`, hint: 'Set the key the endpoint expects (OPENAI_API_KEY, or the config file).' };
-    if (!response.ok) return { check, status: 'warn', detail: `${base} answers, but GET /models gave ${response.status}: the model ${endpoint.model} is not confirmed`, hint: 'Check the base URL (it usually ends in /v1).' };
+    if (response.status === 401 || response.status === 403)
+      return { check, status: 'fail', detail: `${base}: the API key was refused (${response.status})`, hint: 'Set the key the endpoint expects (OPENAI_API_KEY, or the config file).' };
+    if (!response.ok)
+      return {
+        check,
+        status: 'warn',
+        detail: `${base} answers, but GET /models gave ${response.status}: the model ${endpoint.model} is not confirmed`,
+        hint: 'Check the base URL (it usually ends in /v1).',
+      };
     const listed = ((await response.json()) as { data?: { id?: string }[] }).data?.map((m) => m.id) ?? [];
-    if (!listed.includes(endpoint.model)) return { check, status: 'warn', detail: `${base} answers, but does not list the model ${endpoint.model}`, hint: `Pick one it lists${listed.length ? ` (${listed.slice(0, 5).join(', ')})` : ''}.` };
+    if (!listed.includes(endpoint.model))
+      return {
+        check,
+        status: 'warn',
+        detail: `${base} answers, but does not list the model ${endpoint.model}`,
+        hint: `Pick one it lists${listed.length ? ` (${listed.slice(0, 5).join(', ')})` : ''}.`,
+      };
     return { check, status: 'ok', detail: `${base}, model ${endpoint.model}` };
   } catch (error) {
     return { check, status: 'fail', detail: `${base}: ${messageOf(error)}`, hint: 'Start the endpoint, or fix its base URL (strata config shows where it comes from).' };

@@ -57,5 +57,12 @@ async function exportAll(memory: Memory, { config, isNamespaceChosen }: MemoryCo
     progress.stop();
   }
   if (format !== 'json') return parts.join(format === 'markdown' ? '\n' : '');
-  return `${JSON.stringify(mergeBundles(parts.map((p) => JSON.parse(p) as ExportBundle), new Date().toISOString()), null, 2)}\n`;
+  return `${JSON.stringify(
+    mergeBundles(
+      parts.map((p) => JSON.parse(p) as ExportBundle),
+      new Date().toISOString(),
+    ),
+    null,
+    2,
+  )}\n`;
 }

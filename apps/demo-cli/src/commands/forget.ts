@@ -58,7 +58,9 @@ function registerPrune(program: Command): void {
         const cutoff = Date.now() - options.days * 86_400_000;
         if (!options.dryRun && options.yes !== true) {
           const stale = (await memory.sessions.list(scope)).filter((s) => s.updatedAt < cutoff).length;
-          await confirm(`Forget ${count(stale, 'session')} not updated for ${count(options.days, 'day')}${isNamespaceChosen ? ` in namespace "${config.namespace}"` : ' in every namespace'}, for good?`);
+          await confirm(
+            `Forget ${count(stale, 'session')} not updated for ${count(options.days, 'day')}${isNamespaceChosen ? ` in namespace "${config.namespace}"` : ' in every namespace'}, for good?`,
+          );
         }
         const sessions = options.dryRun
           ? (await memory.sessions.list(scope)).filter((s) => s.updatedAt < cutoff).map((s) => s.id)
@@ -109,12 +111,15 @@ function describeTarget(target: ForgetTarget): string {
 }
 
 async function renderForget(r: ForgetReport): Promise<string> {
-  return await renderTable(['forgotten', 'count'], [
-    ['sessions', String(r.sessions)],
-    ['messages', String(r.messages)],
-    ['summaries', String(r.summaries)],
-    ['facts', String(r.facts)],
-    ['facts trimmed', String(r.factsTrimmed)],
-    ['facts restored', String(r.factsRestored)],
-  ]);
+  return await renderTable(
+    ['forgotten', 'count'],
+    [
+      ['sessions', String(r.sessions)],
+      ['messages', String(r.messages)],
+      ['summaries', String(r.summaries)],
+      ['facts', String(r.facts)],
+      ['facts trimmed', String(r.factsTrimmed)],
+      ['facts restored', String(r.factsRestored)],
+    ],
+  );
 }

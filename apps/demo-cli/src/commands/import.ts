@@ -49,11 +49,17 @@ export function registerImportCommand(program: Command): void {
 async function importBundle(memory: Memory, bundle: ExportBundle, options: ImportOptions): Promise<ImportReport> {
   for (const { session } of options.merge ? [] : bundle.sessions) {
     if (await memory.sessions.get(session.id)) {
-      throw new StrataError('CONFLICT', `session ${session.id} already exists; nothing was imported`, { hint: `Pass --merge to skip what exists, forget it first (strata forget --session ${session.id}), or import into another data dir (--data-dir).` });
+      throw new StrataError('CONFLICT', `session ${session.id} already exists; nothing was imported`, {
+        hint: `Pass --merge to skip what exists, forget it first (strata forget --session ${session.id}), or import into another data dir (--data-dir).`,
+      });
     }
   }
   const parts = splitBundle(bundle);
-  const progress = await startProgress('importing', bundle.sessions.reduce((n, s) => n + s.messages.length, 0), 'messages');
+  const progress = await startProgress(
+    'importing',
+    bundle.sessions.reduce((n, s) => n + s.messages.length, 0),
+    'messages',
+  );
   const total: ImportReport = { sessions: 0, sessionIds: [], messages: 0, summaries: 0, facts: 0, skipped: { sessions: 0, facts: 0 }, superseded: 0 };
   const imported = total.sessionIds; // what undoImport forgets if a later part fails
   try {
@@ -86,10 +92,14 @@ async function undoImport(memory: Memory, sessionIds: string[], error: unknown):
   try {
     for (const sessionId of sessionIds) await memory.forget({ sessionId });
   } catch (undoError) {
-    return new StrataError(cause.code, `${cause.message}; undoing the partial import failed too (${undoError instanceof Error ? undoError.message : String(undoError)}): sessions ${sessionIds.join(', ')} may be partly stored`, {
-      hint: `${cause.hint} Then remove them with strata forget --session ID.`,
-      cause: error,
-    });
+    return new StrataError(
+      cause.code,
+      `${cause.message}; undoing the partial import failed too (${undoError instanceof Error ? undoError.message : String(undoError)}): sessions ${sessionIds.join(', ')} may be partly stored`,
+      {
+        hint: `${cause.hint} Then remove them with strata forget --session ID.`,
+        cause: error,
+      },
+    );
   }
   return new StrataError(cause.code, `${cause.message}; nothing from this file was kept`, { hint: cause.hint, cause: error });
 }
@@ -112,7 +122,16 @@ async function importTranscript(memory: Memory, messages: ReturnType<typeof read
   }
   await flushWithBar(memory);
   const bundle = JSON.parse(await memory.export(session.id, { format: 'json' })) as ExportBundle;
-  return { sessions: 1, sessionIds: [session.id], messages: messages.length, summaries: bundle.sessions[0]?.summaries.length ?? 0, facts: bundle.facts.length, skipped: { sessions: 0, facts: 0 }, superseded: 0, sessionId: session.id };
+  return {
+    sessions: 1,
+    sessionIds: [session.id],
+    messages: messages.length,
+    summaries: bundle.sessions[0]?.summaries.length ?? 0,
+    facts: bundle.facts.length,
+    skipped: { sessions: 0, facts: 0 },
+    superseded: 0,
+    sessionId: session.id,
+  };
 }
 
 /** Waits for derivation (summaries, facts) to catch up, with a "deriving" bar on a terminal. */
@@ -130,7 +149,10 @@ function readInput(file: string): string {
   try {
     bytes = readFileSync(file);
   } catch (error) {
-    throw new StrataError('INVALID_INPUT', `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { hint: 'Pass the path of a file written by strata export.', cause: error });
+    throw new StrataError('INVALID_INPUT', `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, {
+      hint: 'Pass the path of a file written by strata export.',
+      cause: error,
+    });
   }
   // decoding would silently put U+FFFD where bytes are not UTF-8
   if (!isUtf8(bytes)) throw new StrataError('INVALID_INPUT', `${file} is not valid UTF-8; nothing was imported`, { hint: UTF8_HINT });
@@ -141,6 +163,9 @@ function parseJson(text: string, file: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new StrataError('INVALID_INPUT', `${file} is not valid JSON (${error instanceof Error ? error.message : String(error)})`, { hint: 'Pass the JSON written by strata export --format json, or a JSONL transcript.', cause: error });
+    throw new StrataError('INVALID_INPUT', `${file} is not valid JSON (${error instanceof Error ? error.message : String(error)})`, {
+      hint: 'Pass the JSON written by strata export --format json, or a JSONL transcript.',
+      cause: error,
+    });
   }
 }

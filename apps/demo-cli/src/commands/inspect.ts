@@ -36,13 +36,16 @@ export async function reportTiers(memory: Memory, session: Session, context: Con
 /** One line per tier, for people. */
 export async function renderTiers(t: TierReport): Promise<string> {
   const jobs = t.pending.jobs;
-  return await renderTable(['tier', 'holds'], [
-    ['immediate', `${count(t.immediate, 'turn')} verbatim (watermark seq ${t.pending.watermarkSeq})`],
-    ['working', `${count(t.working.summaries, 'summary', 'summaries')}${t.working.synopsis ? ' + rolling synopsis' : ''}`],
-    ['long-term', `${t.longTerm.current} current facts, ${t.longTerm.superseded} superseded (namespace)`],
-    ['session', `${count(t.session.messages, 'message')} stored`],
-    ['pending', jobs.length ? jobs.map((j) => `${j.type} ${j.fromSeq}-${j.toSeq} (${j.state})`).join(', ') : 'nothing'],
-  ]);
+  return await renderTable(
+    ['tier', 'holds'],
+    [
+      ['immediate', `${count(t.immediate, 'turn')} verbatim (watermark seq ${t.pending.watermarkSeq})`],
+      ['working', `${count(t.working.summaries, 'summary', 'summaries')}${t.working.synopsis ? ' + rolling synopsis' : ''}`],
+      ['long-term', `${t.longTerm.current} current facts, ${t.longTerm.superseded} superseded (namespace)`],
+      ['session', `${count(t.session.messages, 'message')} stored`],
+      ['pending', jobs.length ? jobs.map((j) => `${j.type} ${j.fromSeq}-${j.toSeq} (${j.state})`).join(', ') : 'nothing'],
+    ],
+  );
 }
 
 /** Tokens used per tier by the included items. */
@@ -57,21 +60,29 @@ function budgetRows(context: ContextResult): string[][] {
 export function registerInspectCommand(program: Command): void {
   program
     .command('inspect <id>')
-    .description('show a session\'s tiers, its topics (decay, active / compressed turns), and the context assembled for a query with its budget use and manifest')
+    .description("show a session's tiers, its topics (decay, active / compressed turns), and the context assembled for a query with its budget use and manifest")
     .option('-q, --query <text>', 'the query to assemble the context for (default: the last user turn)')
     .option('--budget <tokens>', 'token budget of the context', positiveInt, 2000)
     .option('--show-context', 'also print the assembled messages')
-    .option('--touch', 'count the turns in the context as used (their topics\' access counts and decay), as an app\'s getContext does')
+    .option('--touch', "count the turns in the context as used (their topics' access counts and decay), as an app's getContext does")
     .option('--json', 'print JSON')
     .action(async (id: string, options: { query?: string; budget: number; showContext?: boolean; touch?: boolean; json?: boolean }, command: Command) =>
       withMemory(command, async (memory) => {
         const session = await requireSession(memory, id);
-        const context = await whileWaiting('assembling the context', memory.getContext(id, { budgetTokens: options.budget, touch: options.touch === true, ...(options.query === undefined ? {} : { query: options.query }) }));
+        const context = await whileWaiting(
+          'assembling the context',
+          memory.getContext(id, { budgetTokens: options.budget, touch: options.touch === true, ...(options.query === undefined ? {} : { query: options.query }) }),
+        );
         const tiers = await reportTiers(memory, session, context);
         const topics = await memory.topics.list(session.id);
         const { contextMessagesJson, renderContextMessages, renderManifest } = await import('../format/context.js');
         if (options.json) {
-          return printJson({ session, tiers, topics, context: { query: context.query, budgetTokens: context.budgetTokens, tokens: context.tokens, messages: contextMessagesJson(context), manifest: context.manifest } });
+          return printJson({
+            session,
+            tiers,
+            topics,
+            context: { query: context.query, budgetTokens: context.budgetTokens, tokens: context.tokens, messages: contextMessagesJson(context), manifest: context.manifest },
+          });
         }
         print(`${pc.bold(session.title ?? session.id)} ${pc.dim(`${session.id} · namespace ${session.namespace}`)}\n`);
         print(await renderTiers(tiers));

@@ -17,15 +17,23 @@ export function registerSearchCommands(program: Command): void {
     .description("search the namespace's turns, summaries and facts (BM25 + vectors), best first")
     .option('-k, --limit <n>', 'at most N hits', positiveInt, 10)
     .option('--kind <kind...>', `only these kinds: ${KINDS.join(', ')}`)
-    .option('--touch', 'count the turns found as used (their topics\' access counts and decay), as an app\'s search does')
+    .option('--touch', "count the turns found as used (their topics' access counts and decay), as an app's search does")
     .option('--json', 'print JSON')
     .action(async (query: string, options: { limit: number; kind?: string[]; touch?: boolean; json?: boolean }, command: Command) =>
       withMemory(command, async (memory, { config }) => {
         const kinds = parseKinds(options.kind);
-        const hits = await whileWaiting('searching (the first search loads the index)', memory.search({ namespace: config.namespace, query, k: options.limit, touch: options.touch === true, ...(kinds ? { kinds } : {}) }));
+        const hits = await whileWaiting(
+          'searching (the first search loads the index)',
+          memory.search({ namespace: config.namespace, query, k: options.limit, touch: options.touch === true, ...(kinds ? { kinds } : {}) }),
+        );
         if (options.json) return printJson(hits);
         if (!hits.length) return print(`Nothing found in namespace "${config.namespace}".`);
-        print(await renderTable(['kind', 'score', 'date', 'session', 'text'], hits.map((h) => [h.kind, h.score.toFixed(4), formatDay(h.createdAt), h.sessionId ?? '', clip(h.text, 70)])));
+        print(
+          await renderTable(
+            ['kind', 'score', 'date', 'session', 'text'],
+            hits.map((h) => [h.kind, h.score.toFixed(4), formatDay(h.createdAt), h.sessionId ?? '', clip(h.text, 70)]),
+          ),
+        );
       }),
     );
 

@@ -28,7 +28,12 @@ export function registerSessionCommands(program: Command): void {
         const more = all.length - page.length;
         if (options.json) return printJson({ sessions: counted, total: all.length, more });
         if (!counted.length) return print(`No sessions yet. Start one with ${pc.bold('strata chat')}.`);
-        print(await renderTable(['id', 'namespace', 'title', 'messages', 'updated'], counted.map((s) => [s.id, s.namespace, clip(s.title ?? '', 40), String(s.messages), formatTime(s.updatedAt)])));
+        print(
+          await renderTable(
+            ['id', 'namespace', 'title', 'messages', 'updated'],
+            counted.map((s) => [s.id, s.namespace, clip(s.title ?? '', 40), String(s.messages), formatTime(s.updatedAt)]),
+          ),
+        );
         if (more > 0) print(pc.dim(`${count(more, 'more session')} (${all.length} in all): --limit ${Math.min(all.length, options.limit * 2)} or --all shows more`));
       }),
     );

@@ -32,7 +32,8 @@ export function registerUiCommand(program: Command): void {
         const { configOf } = await import('../run-command.js');
         const { config } = await configOf(command);
         const file = join(config.dataDir, DEMO_FILE);
-        if (!existsSync(file)) throw new StrataError('NOT_FOUND', `no demo data at ${file}`, { hint: 'Run `strata demo` first (with the same --data-dir): it writes the file the web app then shows.' });
+        if (!existsSync(file))
+          throw new StrataError('NOT_FOUND', `no demo data at ${file}`, { hint: 'Run `strata demo` first (with the same --data-dir): it writes the file the web app then shows.' });
         command.setOptionValueWithSource('db', file, 'cli');
         command.setOptionValueWithSource('namespace', DEMO_NAMESPACE, 'cli');
       }

@@ -57,11 +57,21 @@ async function report(admin: ReturnType<typeof wireQueueAdmin>, flags: WorkerFla
     const failed = await admin.failed();
     if (flags.json) return printJson(failed);
     if (!failed.length) return print('no failed jobs');
-    return print(await renderTable(['key', 'queue', 'attempts', 'failed at', 'error'], failed.map((j) => [j.key, j.queue, String(j.attempts), formatTime(j.failedAt), clip(j.error, 60)])));
+    return print(
+      await renderTable(
+        ['key', 'queue', 'attempts', 'failed at', 'error'],
+        failed.map((j) => [j.key, j.queue, String(j.attempts), formatTime(j.failedAt), clip(j.error, 60)]),
+      ),
+    );
   }
   const stats = await admin.stats();
   if (flags.json) return printJson(stats);
-  print(await renderTable(['queue', 'waiting', 'active', 'delayed', 'failed'], Object.entries(stats.queues).map(([name, d]) => [name, String(d.waiting), String(d.active), String(d.delayed), String(d.failed)])));
+  print(
+    await renderTable(
+      ['queue', 'waiting', 'active', 'delayed', 'failed'],
+      Object.entries(stats.queues).map(([name, d]) => [name, String(d.waiting), String(d.active), String(d.delayed), String(d.failed)]),
+    ),
+  );
   const l = stats.latencyMs;
   print(`\nenqueue -> applied p50 ${l.apply.p50} ms, p95 ${l.apply.p95} ms (n=${l.apply.count}); model time p50 ${l.run.p50} ms`);
   print(`derived ${stats.derived}, applied ${stats.applied}, retries ${stats.retries}, failures ${stats.failures}, stalled ${stats.stalled} (prefix "${stats.prefix}")`);

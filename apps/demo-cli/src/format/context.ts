@@ -9,14 +9,7 @@ export function renderContextMessages(context: ContextResult): string {
 
 /** Every candidate of a context, in or out, with its tier, cost and reason. */
 export async function renderManifest(context: ContextResult): Promise<string> {
-  const rows = context.manifest.map((m) => [
-    m.included ? pc.green('in') : pc.red('out'),
-    m.tier,
-    m.kind,
-    String(m.tokens),
-    m.score === undefined ? '' : m.score.toFixed(4),
-    clip(m.reason, 60),
-  ]);
+  const rows = context.manifest.map((m) => [m.included ? pc.green('in') : pc.red('out'), m.tier, m.kind, String(m.tokens), m.score === undefined ? '' : m.score.toFixed(4), clip(m.reason, 60)]);
   return await renderTable(['', 'tier', 'kind', 'tokens', 'score', 'reason'], rows);
 }
 

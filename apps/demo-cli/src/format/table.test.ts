@@ -9,7 +9,15 @@ async function clipped(text: string, max: number): Promise<string> {
 
 describe('renderTable and clip count terminal columns', () => {
   it('aligns CJK, emoji and combining marks by the columns they take', async () => {
-    const table = await renderTable(['title', 'n'], [['東京の旅行', '1'], ['plain', '2'], ['café ☕', '3'], ['e\u0301te\u0301', '4']]);
+    const table = await renderTable(
+      ['title', 'n'],
+      [
+        ['東京の旅行', '1'],
+        ['plain', '2'],
+        ['café ☕', '3'],
+        ['e\u0301te\u0301', '4'],
+      ],
+    );
     const lines = table.split('\n');
     // every "n" cell starts in the same terminal column
     const columnOfLastCell = lines.map((line) => stringWidth(line.slice(0, line.lastIndexOf(' ') + 1)));
@@ -25,7 +33,13 @@ describe('renderTable and clip count terminal columns', () => {
   });
 
   it('counts plain ASCII by length, colour codes aside, and clips it the same way', async () => {
-    const table = await renderTable(['id', 'state'], [['a', '\u001b[32min\u001b[39m'], ['bbbb', 'out']]);
+    const table = await renderTable(
+      ['id', 'state'],
+      [
+        ['a', '\u001b[32min\u001b[39m'],
+        ['bbbb', 'out'],
+      ],
+    );
     // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the ESC-led SGR colour codes the table holds, to compare its plain text
     expect(table.split('\n').map((line) => line.replace(/\u001b\[[\d;]*m/g, ''))).toEqual(['id    state', '----  -----', 'a     in', 'bbbb  out']);
     expect(await clipped('a  long\n\nline of text', 9)).toBe('a long l…');

@@ -24,7 +24,11 @@ export async function renderTable(headers: string[], rows: Cell[][]): Promise<st
   const width = await widthFor([...headers, ...rows.flat().map((cell) => (typeof cell === 'string' ? cell : cell.text))]);
   const cells = rows.map((row) => row.map((cell) => (typeof cell === 'string' ? cell : cut(cell, width))));
   const widths = headers.map((h, i) => Math.max(width(h), ...cells.map((r) => width(r[i] ?? ''))));
-  const line = (texts: string[]) => texts.map((c, i) => c + ' '.repeat(Math.max(0, (widths[i] ?? 0) - width(c)))).join('  ').trimEnd();
+  const line = (texts: string[]) =>
+    texts
+      .map((c, i) => c + ' '.repeat(Math.max(0, (widths[i] ?? 0) - width(c))))
+      .join('  ')
+      .trimEnd();
   return [pc.bold(line(headers)), pc.dim(widths.map((w) => '-'.repeat(w)).join('  ')), ...cells.map(line)].join('\n');
 }
 

@@ -10,7 +10,17 @@ const session = (id: string, messageIds: string[]): ExportBundle['sessions'][num
   jobs: [],
 });
 const fact = (id: string, sourceMessageIds: string[]): Fact => ({
-  id, namespace: 'ns', subject: 'user', predicate: 'p', object: id, text: id, sourceMessageIds, validFrom: 0, confidence: 1, createdAt: 0, degraded: false,
+  id,
+  namespace: 'ns',
+  subject: 'user',
+  predicate: 'p',
+  object: id,
+  text: id,
+  sourceMessageIds,
+  validFrom: 0,
+  confidence: 1,
+  createdAt: 0,
+  degraded: false,
 });
 const bundle = (sessions: ExportBundle['sessions'], facts: Fact[]): ExportBundle => ({ format: 'strata-bundle', version: 1, exportedAt: '', sessions, facts });
 
@@ -26,7 +36,11 @@ describe('splitBundle (import progress per session)', () => {
       [['b'], ['b']],
       [['c'], ['a-and-c', 'orphan']],
     ]);
-    expect(parts.map((p) => [p.sessionIndex, p.factIndices])).toEqual([[0, [0]], [1, [2]], [2, [1, 3]]]);
+    expect(parts.map((p) => [p.sessionIndex, p.factIndices])).toEqual([
+      [0, [0]],
+      [1, [2]],
+      [2, [1, 3]],
+    ]);
   });
 
   it('names the records of an error about a part by their place in the file', () => {
@@ -41,6 +55,10 @@ describe('splitBundle (import progress per session)', () => {
     expect(merged.facts.map((f) => f.id)).toEqual(['shared', 'x']);
     expect(merged.version).toBe(1);
     expect(mergeBundles([bundle([a], []), { ...bundle([b], []), version: 2 }], 'now').version).toBe(2);
-    expect(splitBundle(merged).flatMap((p) => p.bundle.facts.map((f) => f.id)).sort()).toEqual(['shared', 'x']);
+    expect(
+      splitBundle(merged)
+        .flatMap((p) => p.bundle.facts.map((f) => f.id))
+        .sort(),
+    ).toEqual(['shared', 'x']);
   });
 });

@@ -35,12 +35,10 @@ export function splitBundle(bundle: ExportBundle): BundlePart[] {
  * the paths of the same records in the file, so that an import error points at the file.
  */
 export function inFileTerms(message: string, part: BundlePart): string {
-  return message
-    .replace(/\bsessions\[0\]/g, `sessions[${part.sessionIndex}]`)
-    .replace(/\bfacts\[(\d+)\]/g, (whole, index: string) => {
-      const inFile = part.factIndices[Number(index)];
-      return inFile === undefined ? whole : `facts[${inFile}]`;
-    });
+  return message.replace(/\bsessions\[0\]/g, `sessions[${part.sessionIndex}]`).replace(/\bfacts\[(\d+)\]/g, (whole, index: string) => {
+    const inFile = part.factIndices[Number(index)];
+    return inFile === undefined ? whole : `facts[${inFile}]`;
+  });
 }
 
 /** True for the JSON that `strata export --format json` writes. */

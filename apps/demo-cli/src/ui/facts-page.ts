@@ -9,13 +9,19 @@ export async function factsPage(memory: Memory, namespace: string): Promise<Html
   for (const fact of facts) slots.set(`${fact.subject} · ${fact.predicate}`, [...(slots.get(`${fact.subject} · ${fact.predicate}`) ?? []), fact]);
   const sessionOf = await sourceSessions(memory, namespace);
   const body = html`<p class="dim">${facts.length} facts in ${slots.size} slots. Forgetting a fact forgets the turns it came from (derivation would state it again otherwise).</p>
-${[...slots].map(([slot, history]) => html`<div class="card slot"><b>${slot}</b>
+${[...slots].map(
+  ([slot, history]) => html`<div class="card slot"><b>${slot}</b>
 <table><tr><th>state</th><th>value</th><th>valid from</th><th>valid to</th><th>from the turns</th><th></th></tr>
-${history.sort((a, b) => a.validFrom - b.validFrom).map((f) => html`<tr id="f-${f.id}" class="fact" data-id="${f.id}"><td class="${f.validTo === undefined ? 'in' : 'dim'}">${f.validTo === undefined ? 'current' : 'superseded'}</td>
+${history
+  .sort((a, b) => a.validFrom - b.validFrom)
+  .map(
+    (f) => html`<tr id="f-${f.id}" class="fact" data-id="${f.id}"><td class="${f.validTo === undefined ? 'in' : 'dim'}">${f.validTo === undefined ? 'current' : 'superseded'}</td>
 <td>${f.text}</td><td>${when(f.validFrom)}</td><td>${when(f.validTo)}</td>
 <td>${f.sourceMessageIds.map((id) => (sessionOf.get(id) ? html`<a href="/sessions/${sessionOf.get(id)}#m-${id}">${id.slice(0, 12)}…</a> ` : html`<span class="dim">${id.slice(0, 12)}…</span> `))}</td>
-<td><button hx-post="/facts/${f.id}/forget?namespace=${encodeURIComponent(namespace)}" hx-confirm="Forget the fact &quot;${f.text}&quot;? The ${f.sourceMessageIds.length} turn(s) it came from are forgotten with it, for good.">forget</button></td></tr>`)}
-</table></div>`)}`;
+<td><button hx-post="/facts/${f.id}/forget?namespace=${encodeURIComponent(namespace)}" hx-confirm="Forget the fact &quot;${f.text}&quot;? The ${f.sourceMessageIds.length} turn(s) it came from are forgotten with it, for good.">forget</button></td></tr>`,
+  )}
+</table></div>`,
+)}`;
   return layout('Facts', 'facts', namespace, body);
 }
 

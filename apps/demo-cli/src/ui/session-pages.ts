@@ -44,9 +44,11 @@ ${pending.jobs.length ? html`<table><tr><th>job</th><th>turns</th><th>state</th>
 <div class="card"><b>Summaries</b><table id="summaries"><tr><th>turns</th><th>level</th><th>text</th></tr>
 ${summaries.map((s) => html`<tr id="s-${s.id}"><td><a href="#m-${idOfSeq.get(s.fromSeq) ?? ''}">#${s.fromSeq}–#${s.toSeq}</a></td><td>${s.level}</td><td>${s.text}</td></tr>`)}</table></div>
 <div class="card"><b>Turns</b><table id="turns"><tr><th>#</th><th>when</th><th>role</th><th>text</th><th>summarized in</th><th>facts from it</th></tr>
-${messages.map((m) => html`<tr id="m-${m.id}" class="turn"><td>${m.seq}</td><td class="dim">${when(m.createdAt)}</td><td>${m.role}</td><td>${m.content}</td>
+${messages.map(
+  (m) => html`<tr id="m-${m.id}" class="turn"><td>${m.seq}</td><td class="dim">${when(m.createdAt)}</td><td>${m.role}</td><td>${m.content}</td>
 <td>${(summariesOf.get(m.seq) ?? []).map((s) => html`<a href="#s-${s.id}">#${s.fromSeq}–#${s.toSeq}</a> `)}</td>
-<td>${(factsOf.get(m.id) ?? []).map((f) => html`<a class="fact-link" href="/facts?namespace=${encodeURIComponent(session.namespace)}#f-${f.id}">${f.text}</a><br>`)}</td></tr>`)}</table></div>`;
+<td>${(factsOf.get(m.id) ?? []).map((f) => html`<a class="fact-link" href="/facts?namespace=${encodeURIComponent(session.namespace)}#f-${f.id}">${f.text}</a><br>`)}</td></tr>`,
+)}</table></div>`;
   return layout(session.title ?? session.id, 'session', namespace, body);
 }
 

@@ -132,9 +132,15 @@ export function createUiApp(deps: UiDeps): Hono {
 async function chatState(deps: UiDeps, sessionId: string | undefined): Promise<ChatState> {
   const existing = sessionId ? await deps.memory.sessions.get(sessionId) : null;
   return {
-    memory: deps.memory, assistant: deps.assistant, config: deps.config, path: deps.path,
-    session: existing ?? draftSession(deps.config), isSessionStored: existing !== null,
-    budgetTokens: 2000, print: () => undefined, isInteractive: false,
+    memory: deps.memory,
+    assistant: deps.assistant,
+    config: deps.config,
+    path: deps.path,
+    session: existing ?? draftSession(deps.config),
+    isSessionStored: existing !== null,
+    budgetTokens: 2000,
+    print: () => undefined,
+    isInteractive: false,
   };
 }
 

@@ -16,17 +16,20 @@ export function startUi(deps: UiDeps, { host, port }: { host: string; port: numb
       const shown = host.includes(':') ? `[${host}]` : host;
       resolve({
         url: `http://${shown}:${info.port}/chat?token=${deps.token}`,
-        close: () => new Promise<void>((done) => {
-          server.close(() => done());
-          (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-        }),
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+          }),
       });
     });
     server.once('error', (error: NodeJS.ErrnoException) => {
-      reject(new StrataError('BACKEND_UNAVAILABLE', `cannot serve the web app on ${host}:${port} (${error.code ?? error.message})`, {
-        hint: error.code === 'EADDRINUSE' ? 'Pass another --port, or 0 for a free one.' : 'Check --host: an address of this machine, e.g. 127.0.0.1.',
-        cause: error,
-      }));
+      reject(
+        new StrataError('BACKEND_UNAVAILABLE', `cannot serve the web app on ${host}:${port} (${error.code ?? error.message})`, {
+          hint: error.code === 'EADDRINUSE' ? 'Pass another --port, or 0 for a free one.' : 'Check --host: an address of this machine, e.g. 127.0.0.1.',
+          cause: error,
+        }),
+      );
     });
   });
 }

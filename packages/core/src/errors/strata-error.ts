@@ -1,12 +1,5 @@
 /** Every failure strata reports has one of these codes. */
-export type StrataErrorCode =
-  | 'INVALID_INPUT'
-  | 'CONFIG_INVALID'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'BACKEND_UNAVAILABLE'
-  | 'CLOSED'
-  | 'INTERNAL';
+export type StrataErrorCode = 'INVALID_INPUT' | 'CONFIG_INVALID' | 'NOT_FOUND' | 'CONFLICT' | 'BACKEND_UNAVAILABLE' | 'CLOSED' | 'INTERNAL';
 
 const BRAND = Symbol.for('strata.error');
 

@@ -24,7 +24,7 @@ describe('analyzeText', () => {
 });
 
 describe('analyzeText with its stem cache', () => {
-  it('gives the stemmer\'s own stems, for words seen before and after the cache evicts them', () => {
+  it("gives the stemmer's own stems, for words seen before and after the cache evicts them", () => {
     // more distinct words than the cache keeps, each analyzed twice: the second pass is served from the cache or after an eviction
     const words = Array.from({ length: 60_000 }, (_, i) => `walking${i.toString(36)}s`);
     for (const pass of [1, 2]) {

@@ -14,14 +14,58 @@ const TEMPORAL_WORDS: ReadonlySet<string> = new Set(['now', 'still', 'before', '
 
 let loadedStopWords: ReadonlySet<string> | undefined;
 
-const stopWords = (): ReadonlySet<string> => (loadedStopWords ??= new Set([
-  ...stopwordLists().eng.filter((word) => !TEMPORAL_WORDS.has(word)),
-  // contractions and chat filler the stock list lacks
-  "i'm", "i've", "i'd", "i'll", 'im', 'ive', 'id', 'ill', 'dont', "don't", 'doesnt', "doesn't",
-  'yeah', 'yes', 'ok', 'okay', 'oh', 'um', 'uh', 'hmm', 'just', 'really', 'also', 'got',
-  'get', 'gets', 'thing', 'things', 'like', 'well', 'would', 'could', 'should', 'can', 'will',
-  'me', 'my', 'mine', 'you', 'your', 'yours', 'am', 'us', 'let', "let's", 'lets', 'know',
-]));
+const stopWords = (): ReadonlySet<string> =>
+  (loadedStopWords ??= new Set([
+    ...stopwordLists().eng.filter((word) => !TEMPORAL_WORDS.has(word)),
+    // contractions and chat filler the stock list lacks
+    "i'm",
+    "i've",
+    "i'd",
+    "i'll",
+    'im',
+    'ive',
+    'id',
+    'ill',
+    'dont',
+    "don't",
+    'doesnt',
+    "doesn't",
+    'yeah',
+    'yes',
+    'ok',
+    'okay',
+    'oh',
+    'um',
+    'uh',
+    'hmm',
+    'just',
+    'really',
+    'also',
+    'got',
+    'get',
+    'gets',
+    'thing',
+    'things',
+    'like',
+    'well',
+    'would',
+    'could',
+    'should',
+    'can',
+    'will',
+    'me',
+    'my',
+    'mine',
+    'you',
+    'your',
+    'yours',
+    'am',
+    'us',
+    'let',
+    "let's",
+    'lets',
+    'know',
+  ]));
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 

@@ -52,7 +52,11 @@ describe('Bm25Index', () => {
     // re-adding moves a document last, a dump and restore keeps the order
     index.add('b', 'tea', { group: 'b' });
     expect(index.search('tea', 10, all).map((hit) => hit.id)).toEqual(['a', 'b']);
-    expect(Bm25Index.restore(imageOfDump(index.dump())).search('tea', 10, all).map((hit) => hit.id)).toEqual(['a', 'b']);
+    expect(
+      Bm25Index.restore(imageOfDump(index.dump()))
+        .search('tea', 10, all)
+        .map((hit) => hit.id),
+    ).toEqual(['a', 'b']);
   });
 
   it('prunes a corpus of equal scores: a search asks its filter about a block of documents, not all of them', () => {
@@ -151,7 +155,12 @@ describe('Bm25Index with its own analyzer', () => {
       index.add('b', 'We move often', null);
     }
     expect(plain.search('moved', 10, all).map((hit) => hit.id)).toEqual(['a']);
-    expect(stemmed.search('moved', 10, all).map((hit) => hit.id).sort()).toEqual(['a', 'b']);
+    expect(
+      stemmed
+        .search('moved', 10, all)
+        .map((hit) => hit.id)
+        .sort(),
+    ).toEqual(['a', 'b']);
   });
 });
 
@@ -184,7 +193,10 @@ describe('Bm25Index against a naive scorer', () => {
       return { id, score };
     });
     // ties by indexing order: `docs` holds its documents in the order they were (re-)added
-    return hits.filter((h) => h.score > 0 && accept(h.id)).sort((a, b) => b.score - a.score).slice(0, k);
+    return hits
+      .filter((h) => h.score > 0 && accept(h.id))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, k);
   }
 
   /** The index's hits equal the naive scorer's: same ids in the same order, same scores. */

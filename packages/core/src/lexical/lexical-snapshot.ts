@@ -265,8 +265,7 @@ export function encodeLexicalDump(dump: LexicalDump): Uint8Array {
         at += posting.tfs.length;
       }
       writer.bytes8(bytes);
-    }
-    else for (const posting of part.postings) writer.array(posting.tfs);
+    } else for (const posting of part.postings) writer.array(posting.tfs);
   }
   return writer.bytes();
 }

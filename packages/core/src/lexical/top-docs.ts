@@ -61,8 +61,7 @@ export class TopDocs {
     return aScore < bScore || (aScore === bScore && aNum > bNum);
   }
 
-  private readonly belowAt = (i: number, j: number): boolean =>
-    this.below(this.nums[i] as number, this.scores[i] as number, this.nums[j] as number, this.scores[j] as number);
+  private readonly belowAt = (i: number, j: number): boolean => this.below(this.nums[i] as number, this.scores[i] as number, this.nums[j] as number, this.scores[j] as number);
 
   private siftUp(index: number): void {
     siftUp(this, index, this.belowAt);

@@ -1,8 +1,5 @@
 // Abbreviations whose period does not end a sentence ("Dr. Smith", "e.g. jazz").
-const ABBREVIATIONS = new Set([
-  'mr', 'mrs', 'ms', 'dr', 'prof', 'st', 'jr', 'sr', 'vs', 'etc', 'e.g', 'i.e', 'inc', 'ltd',
-  'co', 'corp', 'approx', 'no', 'mt', 'ave',
-]);
+const ABBREVIATIONS = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'st', 'jr', 'sr', 'vs', 'etc', 'e.g', 'i.e', 'inc', 'ltd', 'co', 'corp', 'approx', 'no', 'mt', 'ave']);
 
 const BOUNDARY = /[.!?…]+["')\]]*\s+/g;
 

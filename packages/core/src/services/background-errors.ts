@@ -47,6 +47,9 @@ export function backgroundErrorReporter(listener: BackgroundErrorListener | unde
     if (warned.has(event.kind)) return;
     warned.add(event.kind);
     const reason = event.error instanceof Error ? event.error.message : String(event.error);
-    process.emitWarning(`strata: ${event.kind} failed in the background${event.sessionId ? ` (session ${event.sessionId})` : ''}: ${reason}. Pass onError to createMemory to be told of every failure.`, { code: 'STRATA_BACKGROUND_ERROR' });
+    process.emitWarning(
+      `strata: ${event.kind} failed in the background${event.sessionId ? ` (session ${event.sessionId})` : ''}: ${reason}. Pass onError to createMemory to be told of every failure.`,
+      { code: 'STRATA_BACKGROUND_ERROR' },
+    );
   };
 }

@@ -53,14 +53,21 @@ const plainObject = (what: string, maxBytes: number) =>
 const timeSchema = z.union([
   z.number().finite().nonnegative().max(MAX_EPOCH_MS, `createdAt must be at most ${MAX_EPOCH_MS} (the latest time a Date holds)`),
   z.date().refine((d) => !Number.isNaN(d.getTime()), 'createdAt must be a valid date'),
-  z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'createdAt must be an ISO date string').refine((s) => Date.parse(s) >= 0, 'createdAt must not be before 1970'),
+  z
+    .string()
+    .refine((s) => !Number.isNaN(Date.parse(s)), 'createdAt must be an ISO date string')
+    .refine((s) => Date.parse(s) >= 0, 'createdAt must not be before 1970'),
 ]);
 
 /**
  * A name to look up: compared exactly, so a name no record can have finds nothing (NOT_FOUND
  * or empty), and names stored before the rules tightened stay reachable.
  */
-const lookupName = (what: string) => z.string({ error: `${what} must be a string` }).min(1, `${what} must be a non-empty string`).max(1024);
+const lookupName = (what: string) =>
+  z
+    .string({ error: `${what} must be a string` })
+    .min(1, `${what} must be a non-empty string`)
+    .max(1024);
 
 export const sessionIdSchema = lookupName('sessionId');
 /** A namespace to read, search or forget (creating a session checks it with {@link newNamespaceSchema}). */
@@ -115,7 +122,10 @@ export function limitedInputSchemas(limits: Limits) {
       namespace: namespaceSchema,
       query: text('query', limits.queryBytes),
       k: z.number().int().positive().max(1000).default(10),
-      kinds: z.array(z.enum(['turn', 'summary', 'fact'])).min(1).optional(),
+      kinds: z
+        .array(z.enum(['turn', 'summary', 'fact']))
+        .min(1)
+        .optional(),
       /** Turns of each turn hit's thread path to return (its ancestors); none when absent. */
       contextDepth: z.number().int().min(0).max(50).optional(),
       touch: z.boolean().optional(),
@@ -171,9 +181,7 @@ export const listMessagesSchema = z.object({
 /** Options of `memory.flush()`. */
 export const flushSchema = z.object({
   /** Called with each progress event while derivation catches up; see `DerivationProgress`. */
-  onProgress: z
-    .custom<DerivationProgressListener>((value) => typeof value === 'function', { error: 'onProgress must be a function' })
-    .optional(),
+  onProgress: z.custom<DerivationProgressListener>((value) => typeof value === 'function', { error: 'onProgress must be a function' }).optional(),
   /**
    * How often progress is measured while `onProgress` is set (one ledger read per followed session).
    * @defaultValue 200

@@ -5,8 +5,18 @@ import type { SearchHit } from '../domain/retrieval.js';
 import type { Session } from '../domain/session.js';
 import { parseWith } from '../config/parse.js';
 import {
-  NAME_HINT, exportSchema, importOptionsSchema, factsListSchema, forgetSchema, limitedInputSchemas, listSessionsSchema,
-  flushSchema, listMessagesSchema, pruneSchema, sessionIdSchema, titleSchema,
+  NAME_HINT,
+  exportSchema,
+  importOptionsSchema,
+  factsListSchema,
+  forgetSchema,
+  limitedInputSchemas,
+  listSessionsSchema,
+  flushSchema,
+  listMessagesSchema,
+  pruneSchema,
+  sessionIdSchema,
+  titleSchema,
 } from './input-schemas.js';
 import { StrataError } from '../errors/strata-error.js';
 import { newId } from '../engine/ids.js';
@@ -110,7 +120,12 @@ export class Memory {
   constructor(private readonly deps: MemoryDeps) {
     this.inputs = limitedInputSchemas(deps.policy.limits);
     this.recovery = new DegradedRecovery(deps, (error) => deps.reportError({ kind: 'rederive', error }));
-    this.topics = topicsApi(deps, this.applyLock, (id) => this.requireSession(id), () => this.accesses.settle());
+    this.topics = topicsApi(
+      deps,
+      this.applyLock,
+      (id) => this.requireSession(id),
+      () => this.accesses.settle(),
+    );
   }
 
   /** @internal the runtime the queue calls. */
@@ -178,7 +193,12 @@ export class Memory {
   async append(sessionId: string, message: MessageInput | MessageInput[]): Promise<StoredMessage[]> {
     this.assertOpen();
     const id = parseWith(sessionIdSchema, sessionId, 'sessionId', SESSION_HINT);
-    const inputs = parseWith(this.inputs.messages, Array.isArray(message) ? message : [message], 'message', `Pass { role: 'user' | 'assistant' | 'system' | 'tool', content: string } or an array of them, content of at most ${this.deps.policy.limits.messageBytes} bytes (policy.limits.messageBytes), metadata as plain JSON; ids follow the naming rules. ${NAME_HINT}`);
+    const inputs = parseWith(
+      this.inputs.messages,
+      Array.isArray(message) ? message : [message],
+      'message',
+      `Pass { role: 'user' | 'assistant' | 'system' | 'tool', content: string } or an array of them, content of at most ${this.deps.policy.limits.messageBytes} bytes (policy.limits.messageBytes), metadata as plain JSON; ids follow the naming rules. ${NAME_HINT}`,
+    );
     const receipt = await this.deps.store.write({ ops: [{ type: 'appendMessages', sessionId: id, messages: toNewMessages(inputs, this.deps) }] });
     if (this.deps.queue.derivesInline === true) await this.scheduleAfterAppend(id);
     else this.deferred.add([id]);
@@ -227,7 +247,12 @@ export class Memory {
   async getContext(sessionId: string, options: ContextOptions = {}): Promise<ContextResult> {
     this.assertOpen();
     const session = await this.requireSession(sessionId);
-    const opts = parseWith(this.inputs.getContext, options, 'getContext options', `budgetTokens must be a positive integer; query a string of at most ${this.deps.policy.limits.queryBytes} bytes (policy.limits.queryBytes); systemPrompt a string of at most ${this.deps.policy.limits.messageBytes} bytes.`);
+    const opts = parseWith(
+      this.inputs.getContext,
+      options,
+      'getContext options',
+      `budgetTokens must be a positive integer; query a string of at most ${this.deps.policy.limits.queryBytes} bytes (policy.limits.queryBytes); systemPrompt a string of at most ${this.deps.policy.limits.messageBytes} bytes.`,
+    );
     await this.deferred.settleOne(session.id);
     if (this.unscheduled.has(session.id)) await this.scheduleAfterAppend(session.id);
     const context = await buildContext(this.deps, session, { ...opts, budgetTokens: opts.budgetTokens ?? this.deps.policy.context.defaultBudgetTokens });
@@ -243,7 +268,12 @@ export class Memory {
    */
   async search(request: { namespace: string; query: string; k?: number; kinds?: ('turn' | 'summary' | 'fact')[]; contextDepth?: number; touch?: boolean }): Promise<SearchHit[]> {
     this.assertOpen();
-    const req = parseWith(this.inputs.search, request, 'search request', `Pass { namespace, query, k?, kinds?: ['turn' | 'summary' | 'fact'] }, query of at most ${this.deps.policy.limits.queryBytes} bytes (policy.limits.queryBytes).`);
+    const req = parseWith(
+      this.inputs.search,
+      request,
+      'search request',
+      `Pass { namespace, query, k?, kinds?: ['turn' | 'summary' | 'fact'] }, query of at most ${this.deps.policy.limits.queryBytes} bytes (policy.limits.queryBytes).`,
+    );
     const hits = await retrieve(this.deps, { namespace: req.namespace, query: req.query, k: req.k, kinds: req.kinds ?? ['turn', 'summary', 'fact'], day: queryDayFor(this.deps, req.query) });
     if (req.touch !== false) this.accesses.add(hits.filter((h) => h.kind === 'turn').map((h) => h.id));
     const out = hits.map(toSearchHit);

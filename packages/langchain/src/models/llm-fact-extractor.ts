@@ -10,19 +10,33 @@ import { invokeStructured, llmModelOptionsSchema, type StructuredOutputMethod } 
  */
 export type LlmFactExtractorOptions = z.input<typeof llmModelOptionsSchema>;
 
-const factsSchema = z.object({
-  facts: z.array(
-    z.object({
-      // A plain number: integer bounds in JSON Schema trouble some servers' grammar builders.
-      turn: z.number().describe('The #seq of the turn that states the fact.'),
-      subject: z.string().trim().min(1).describe("Who the fact is about, in lower case: the speaker's name when they speak about themselves ('ana'), 'user' for a speaker without a name, else the other person's or thing's name."),
-      predicate: z.string().trim().min(1).describe('The slot in snake_case (lives_in, job_title, employer, sister_name, opinion_of:jazz). Reuse the predicate of a known fact for the same slot.'),
-      object: z.string().trim().min(1).describe('The value, with relative dates resolved to YYYY-MM-DD.'),
-      text: z.string().trim().min(1).describe('One short third-person sentence naming who it is about, with absolute dates, e.g. "Ana went to a pottery class on 2024-03-02." or "User lives in Berlin."'),
-      confidence: z.number().describe('How certain the statement is, 0 to 1.'),
-    }),
-  ).describe('Durable facts stated in the turns; empty when there are none.'),
-}).describe('Records the durable facts stated in the conversation.');
+const factsSchema = z
+  .object({
+    facts: z
+      .array(
+        z.object({
+          // A plain number: integer bounds in JSON Schema trouble some servers' grammar builders.
+          turn: z.number().describe('The #seq of the turn that states the fact.'),
+          subject: z
+            .string()
+            .trim()
+            .min(1)
+            .describe(
+              "Who the fact is about, in lower case: the speaker's name when they speak about themselves ('ana'), 'user' for a speaker without a name, else the other person's or thing's name.",
+            ),
+          predicate: z.string().trim().min(1).describe('The slot in snake_case (lives_in, job_title, employer, sister_name, opinion_of:jazz). Reuse the predicate of a known fact for the same slot.'),
+          object: z.string().trim().min(1).describe('The value, with relative dates resolved to YYYY-MM-DD.'),
+          text: z
+            .string()
+            .trim()
+            .min(1)
+            .describe('One short third-person sentence naming who it is about, with absolute dates, e.g. "Ana went to a pottery class on 2024-03-02." or "User lives in Berlin."'),
+          confidence: z.number().describe('How certain the statement is, 0 to 1.'),
+        }),
+      )
+      .describe('Durable facts stated in the turns; empty when there are none.'),
+  })
+  .describe('Records the durable facts stated in the conversation.');
 
 const RULES = [
   'You extract durable facts from a conversation for a long-term memory: identity, where people live and work, relationships, preferences, plans with dates, decisions, events in their lives.',

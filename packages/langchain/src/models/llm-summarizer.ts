@@ -10,35 +10,42 @@ import { invokeStructured, llmModelOptionsSchema, type StructuredOutputMethod } 
  */
 export type LlmSummarizerOptions = z.input<typeof llmModelOptionsSchema>;
 
-const summarySchema = z.object({
-  summary: z.string().trim().min(1).describe('The summary of the new turns: plain third-person prose naming each speaker, with absolute dates.'),
-}).describe('Records the summary of the new turns.');
-const synopsisSchema = z.object({
-  synopsis: z.string().trim().min(1).describe('The updated synopsis of the whole conversation so far, naming speakers, with dates.'),
-}).describe('Records the updated synopsis.');
+const summarySchema = z
+  .object({
+    summary: z.string().trim().min(1).describe('The summary of the new turns: plain third-person prose naming each speaker, with absolute dates.'),
+  })
+  .describe('Records the summary of the new turns.');
+const synopsisSchema = z
+  .object({
+    synopsis: z.string().trim().min(1).describe('The updated synopsis of the whole conversation so far, naming speakers, with dates.'),
+  })
+  .describe('Records the updated synopsis.');
 
-const SPEAKERS = '- Attribute every statement to its speaker by name ("Ana said ...", "Ben suggested ..."); write "the user" or "the assistant" only for a speaker without a name. Resolve first-person words to the speaker; never write "I" or "you".';
+const SPEAKERS =
+  '- Attribute every statement to its speaker by name ("Ana said ...", "Ben suggested ..."); write "the user" or "the assistant" only for a speaker without a name. Resolve first-person words to the speaker; never write "I" or "you".';
 
-const SUMMARIZE_RULES = (maxTokens: number) => [
-  'You keep the working memory of a conversation.',
-  'Summarize the NEW turns so that a later reader can answer questions about them: who said or did what, and when.',
-  '- Each turn starts with [#seq timestamp] and its speaker: their name with their role in parentheses ("Ana (user)"), or just the role when the speaker has no name.',
-  SPEAKERS,
-  '- Keep dates: say on which day things were said or happened ("On 2024-03-02, Ana ..."), and resolve relative dates ("yesterday", "next Friday", "last week") to absolute dates (YYYY-MM-DD) from the timestamp of the turn that says them.',
-  '- Keep names, numbers, events, decisions, preferences, plans and open questions; drop greetings, thanks and small talk.',
-  '- Build on the previous summary: use it to understand references, do not repeat it.',
-  `- At most about ${wordsFor(maxTokens)} words.`,
-].join('\n');
+const SUMMARIZE_RULES = (maxTokens: number) =>
+  [
+    'You keep the working memory of a conversation.',
+    'Summarize the NEW turns so that a later reader can answer questions about them: who said or did what, and when.',
+    '- Each turn starts with [#seq timestamp] and its speaker: their name with their role in parentheses ("Ana (user)"), or just the role when the speaker has no name.',
+    SPEAKERS,
+    '- Keep dates: say on which day things were said or happened ("On 2024-03-02, Ana ..."), and resolve relative dates ("yesterday", "next Friday", "last week") to absolute dates (YYYY-MM-DD) from the timestamp of the turn that says them.',
+    '- Keep names, numbers, events, decisions, preferences, plans and open questions; drop greetings, thanks and small talk.',
+    '- Build on the previous summary: use it to understand references, do not repeat it.',
+    `- At most about ${wordsFor(maxTokens)} words.`,
+  ].join('\n');
 
-const CONSOLIDATE_RULES = (maxTokens: number) => [
-  'You keep the long-running synopsis of a conversation.',
-  'Fold the current synopsis and the newer summaries (oldest first) into one updated synopsis of the whole conversation.',
-  '- When a later summary contradicts an earlier statement, keep the later one (say what changed if it matters).',
-  SPEAKERS,
-  '- Keep who said what by name, and the dates of what was said and happened (absolute dates, as the summaries give them); never replace a name with "the user" or drop a date that matters.',
-  '- Keep names, decisions, preferences, events and plans; drop what no longer matters.',
-  `- At most about ${wordsFor(maxTokens)} words.`,
-].join('\n');
+const CONSOLIDATE_RULES = (maxTokens: number) =>
+  [
+    'You keep the long-running synopsis of a conversation.',
+    'Fold the current synopsis and the newer summaries (oldest first) into one updated synopsis of the whole conversation.',
+    '- When a later summary contradicts an earlier statement, keep the later one (say what changed if it matters).',
+    SPEAKERS,
+    '- Keep who said what by name, and the dates of what was said and happened (absolute dates, as the summaries give them); never replace a name with "the user" or drop a date that matters.',
+    '- Keep names, decisions, preferences, events and plans; drop what no longer matters.',
+    `- At most about ${wordsFor(maxTokens)} words.`,
+  ].join('\n');
 
 /**
  * Summarizer backed by any LangChain chat model (an OpenAI-compatible endpoint via

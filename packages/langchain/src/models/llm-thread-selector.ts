@@ -10,10 +10,12 @@ import { invokeStructured, llmModelOptionsSchema, type StructuredOutputMethod } 
  */
 export type LlmThreadSelectorOptions = z.input<typeof llmModelOptionsSchema>;
 
-const choiceSchema = z.object({
-  // A plain number: integer bounds in JSON Schema trouble some servers' grammar builders.
-  choice: z.number().describe('The number of the earlier reply the new message continues, or 0 when it continues the latest reply.'),
-}).describe('Chooses which earlier reply a new user message continues.');
+const choiceSchema = z
+  .object({
+    // A plain number: integer bounds in JSON Schema trouble some servers' grammar builders.
+    choice: z.number().describe('The number of the earlier reply the new message continues, or 0 when it continues the latest reply.'),
+  })
+  .describe('Chooses which earlier reply a new user message continues.');
 
 const RULES = [
   'A conversation wanders between topics. Given a new user message and numbered earlier assistant replies (each with its topic),',

@@ -8,10 +8,9 @@ export type StructuredOutputMethod = 'functionCalling' | 'jsonSchema' | 'jsonMod
 
 /** Options shared by the LLM-backed models; parsed once by their constructors. */
 export const llmModelOptionsSchema = z.object({
-  model: z.custom<BaseChatModel>(
-    (value) => typeof value === 'object' && value !== null && typeof (value as { withStructuredOutput?: unknown }).withStructuredOutput === 'function',
-    { message: 'model must be a LangChain chat model (BaseChatModel, e.g. new ChatOpenAI({ ... }))' },
-  ),
+  model: z.custom<BaseChatModel>((value) => typeof value === 'object' && value !== null && typeof (value as { withStructuredOutput?: unknown }).withStructuredOutput === 'function', {
+    message: 'model must be a LangChain chat model (BaseChatModel, e.g. new ChatOpenAI({ ... }))',
+  }),
   /** @defaultValue 'functionCalling' (tool calling: what most OpenAI-compatible servers support) */
   method: z.enum(['functionCalling', 'jsonSchema', 'jsonMode']).default('functionCalling'),
 });

@@ -21,15 +21,24 @@ function compareValues(actual: unknown, expected: unknown): boolean {
   if (!isOperatorObject(expected)) return actual === expected;
   return Object.entries(expected).every(([op, operand]) => {
     switch (op) {
-      case '$eq': return actual === operand;
-      case '$ne': return actual !== operand;
-      case '$gt': return Number(actual) > Number(operand);
-      case '$gte': return Number(actual) >= Number(operand);
-      case '$lt': return Number(actual) < Number(operand);
-      case '$lte': return Number(actual) <= Number(operand);
-      case '$in': return Array.isArray(operand) ? operand.includes(actual) : false;
-      case '$nin': return Array.isArray(operand) ? !operand.includes(actual) : true;
-      default: return false;
+      case '$eq':
+        return actual === operand;
+      case '$ne':
+        return actual !== operand;
+      case '$gt':
+        return Number(actual) > Number(operand);
+      case '$gte':
+        return Number(actual) >= Number(operand);
+      case '$lt':
+        return Number(actual) < Number(operand);
+      case '$lte':
+        return Number(actual) <= Number(operand);
+      case '$in':
+        return Array.isArray(operand) ? operand.includes(actual) : false;
+      case '$nin':
+        return Array.isArray(operand) ? !operand.includes(actual) : true;
+      default:
+        return false;
     }
   });
 }

@@ -17,7 +17,13 @@ const MAX_HITS = 1000;
  * hold other turns (other LangGraph namespaces, conversations): the search asks for more hits
  * until the page is full, the hits run out, or it reaches strata's limit of 1000.
  */
-export async function rankItems(memory: Memory, namespace: string, query: string, candidates: readonly PlacedItem[], page: { offset: number; limit: number }): Promise<(PlacedItem & { score: number })[]> {
+export async function rankItems(
+  memory: Memory,
+  namespace: string,
+  query: string,
+  candidates: readonly PlacedItem[],
+  page: { offset: number; limit: number },
+): Promise<(PlacedItem & { score: number })[]> {
   const byTurn = new Map(candidates.filter((c) => c.item.searchable).map((c) => [c.item.messageId, c]));
   const wanted = page.offset + page.limit;
   if (byTurn.size === 0 || page.limit === 0) return [];

@@ -21,18 +21,17 @@ function invalid(message: string, hint: string): StrataError {
 }
 
 /** Which operation it is, told apart as InMemoryStore does (a put is the one with a value). */
-export type Classified =
-  | { kind: 'get'; op: GetOperation }
-  | { kind: 'put'; op: PutOperation }
-  | { kind: 'search'; op: SearchOperation }
-  | { kind: 'list'; op: ListNamespacesOperation };
+export type Classified = { kind: 'get'; op: GetOperation } | { kind: 'put'; op: PutOperation } | { kind: 'search'; op: SearchOperation } | { kind: 'list'; op: ListNamespacesOperation };
 
 export function classify(op: Operation): Classified {
   if ('namespacePrefix' in op) return { kind: 'search', op };
   if ('value' in op) return { kind: 'put', op };
   if ('key' in op && 'namespace' in op) return { kind: 'get', op };
   if ('matchConditions' in op || 'limit' in op) return { kind: 'list', op };
-  throw invalid(`unknown store operation ${JSON.stringify(op)}`, 'Pass get ({ namespace, key }), put ({ namespace, key, value }), search ({ namespacePrefix, ... }) or listNamespaces ({ matchConditions, limit, offset }) operations.');
+  throw invalid(
+    `unknown store operation ${JSON.stringify(op)}`,
+    'Pass get ({ namespace, key }), put ({ namespace, key, value }), search ({ namespacePrefix, ... }) or listNamespaces ({ matchConditions, limit, offset }) operations.',
+  );
 }
 
 /**
@@ -69,32 +68,45 @@ async function checkNamespace(namespace: unknown, what: string): Promise<void> {
 function checkPut(op: PutOperation): void {
   const problems = op.namespace.map((label) => nameProblem(label)).filter((p) => p !== undefined);
   if (problems.length) throw invalid(`namespace ${JSON.stringify(op.namespace)} has a label that ${problems[0] ?? ''}`, NAME_HINT);
-  if (typeof op.key !== 'string' || op.key.length === 0) throw invalid(`key must be a non-empty string (got ${JSON.stringify(op.key) ?? String(op.key)})`, 'Pass the key of the item, e.g. store.put(["users", "u42"], "preferences", { theme: "dark" }).');
+  if (typeof op.key !== 'string' || op.key.length === 0)
+    throw invalid(`key must be a non-empty string (got ${JSON.stringify(op.key) ?? String(op.key)})`, 'Pass the key of the item, e.g. store.put(["users", "u42"], "preferences", { theme: "dark" }).');
   const keyProblem = nameProblem(op.key);
   if (keyProblem) throw invalid(`key ${JSON.stringify(op.key)} ${keyProblem}`, NAME_HINT);
   if (op.value !== null && !isPlainObject(op.value)) {
-    throw invalid(`the value of ${JSON.stringify(op.key)} must be a plain object or null (got ${describe(op.value)})`, 'Store an object such as { text: "..." } (wrap a string or array in one); null deletes the item.');
+    throw invalid(
+      `the value of ${JSON.stringify(op.key)} must be a plain object or null (got ${describe(op.value)})`,
+      'Store an object such as { text: "..." } (wrap a string or array in one); null deletes the item.',
+    );
   }
   // checked for every put of a batch before any is written: a batch is stored whole or not at all
   const notJson = op.value === null ? undefined : plainJsonProblem(op.value);
-  if (notJson) throw invalid(`the value of ${JSON.stringify(op.key)} cannot be stored: ${notJson}`, 'Store plain JSON data: objects, arrays, strings, finite numbers, booleans and null (turn a Date into an ISO string).');
+  if (notJson)
+    throw invalid(
+      `the value of ${JSON.stringify(op.key)} cannot be stored: ${notJson}`,
+      'Store plain JSON data: objects, arrays, strings, finite numbers, booleans and null (turn a Date into an ISO string).',
+    );
   const { index } = op;
   if (index !== undefined && index !== null && index !== false && !(Array.isArray(index) && index.every((f) => typeof f === 'string' && f.length > 0))) {
-    throw invalid(`index must be false or an array of field paths (got ${JSON.stringify(index)})`, 'Pass false (not searchable by query), field paths such as ["text", "tags[*]"], or nothing for the store default.');
+    throw invalid(
+      `index must be false or an array of field paths (got ${JSON.stringify(index)})`,
+      'Pass false (not searchable by query), field paths such as ["text", "tags[*]"], or nothing for the store default.',
+    );
   }
 }
 
 /** Rejects search options strata cannot answer. */
 function checkSearch(op: SearchOperation): void {
   checkPage(op.limit, op.offset);
-  if (op.filter !== undefined && op.filter !== null && !isPlainObject(op.filter)) throw invalid(`filter must be an object (got ${describe(op.filter)})`, 'Pass { field: value } or { field: { $gt: 3 } } (operators $eq, $ne, $gt, $gte, $lt, $lte, $in, $nin).');
+  if (op.filter !== undefined && op.filter !== null && !isPlainObject(op.filter))
+    throw invalid(`filter must be an object (got ${describe(op.filter)})`, 'Pass { field: value } or { field: { $gt: 3 } } (operators $eq, $ne, $gt, $gte, $lt, $lte, $in, $nin).');
   if (op.query !== undefined && op.query !== null && typeof op.query !== 'string') throw invalid(`query must be a string (got ${describe(op.query)})`, 'Pass the text to search for.');
 }
 
 /** Rejects listNamespaces options strata cannot answer. */
 function checkList(op: ListNamespacesOperation): void {
   checkPage(op.limit, op.offset);
-  if (op.maxDepth !== undefined && !(Number.isInteger(op.maxDepth) && op.maxDepth > 0)) throw invalid(`maxDepth must be a positive integer (got ${JSON.stringify(op.maxDepth)})`, 'Pass how many leading labels to keep, e.g. 2.');
+  if (op.maxDepth !== undefined && !(Number.isInteger(op.maxDepth) && op.maxDepth > 0))
+    throw invalid(`maxDepth must be a positive integer (got ${JSON.stringify(op.maxDepth)})`, 'Pass how many leading labels to keep, e.g. 2.');
   for (const condition of op.matchConditions ?? []) {
     if ((condition.matchType !== 'prefix' && condition.matchType !== 'suffix') || !Array.isArray(condition.path)) {
       throw invalid(`match condition ${JSON.stringify(condition)} is not { matchType: 'prefix' | 'suffix', path: string[] }`, 'Use store.listNamespaces({ prefix, suffix, maxDepth, limit, offset }).');
@@ -103,8 +115,12 @@ function checkList(op: ListNamespacesOperation): void {
 }
 
 function checkPage(limit: unknown, offset: unknown): void {
-  for (const [name, n] of [['limit', limit], ['offset', offset]] as const) {
-    if (n !== undefined && !(Number.isInteger(n) && (n as number) >= 0)) throw invalid(`${name} must be a non-negative integer (got ${JSON.stringify(n) ?? String(n)})`, 'Page with limit (how many) and offset (how many to skip).');
+  for (const [name, n] of [
+    ['limit', limit],
+    ['offset', offset],
+  ] as const) {
+    if (n !== undefined && !(Number.isInteger(n) && (n as number) >= 0))
+      throw invalid(`${name} must be a non-negative integer (got ${JSON.stringify(n) ?? String(n)})`, 'Page with limit (how many) and offset (how many to skip).');
   }
 }
 

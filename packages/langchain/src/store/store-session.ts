@@ -10,7 +10,9 @@ export const NAMESPACE_FIELD = 'langgraphNamespace';
  * always a valid id whatever the labels hold (their text is kept in the session's metadata).
  */
 export function storeSessionId(namespace: string, labels: readonly string[]): string {
-  const digest = createHash('sha256').update(JSON.stringify([namespace, ...labels])).digest('base64url');
+  const digest = createHash('sha256')
+    .update(JSON.stringify([namespace, ...labels]))
+    .digest('base64url');
   return `lgs_${digest.slice(0, 32)}`;
 }
 

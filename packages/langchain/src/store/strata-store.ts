@@ -35,12 +35,20 @@ export interface StrataStoreOptions {
 export type StrataSearchItem = Item & { score?: number };
 
 const optionsSchema = z.object({
-  memory: z.custom<Memory>((m) => typeof m === 'object' && m !== null && typeof (m as Memory).append === 'function' && typeof (m as Memory).search === 'function', { error: 'memory must be a strata Memory (from createMemory())' }),
-  namespace: z.string({ error: 'namespace must be a string' }).min(1, 'namespace must be a non-empty string').superRefine((value, ctx) => {
-    const problem = nameProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: `namespace ${problem}` });
+  memory: z.custom<Memory>((m) => typeof m === 'object' && m !== null && typeof (m as Memory).append === 'function' && typeof (m as Memory).search === 'function', {
+    error: 'memory must be a strata Memory (from createMemory())',
   }),
-  index: z.object({ fields: z.array(z.string().min(1)).min(1).optional() }).strict().optional(),
+  namespace: z
+    .string({ error: 'namespace must be a string' })
+    .min(1, 'namespace must be a non-empty string')
+    .superRefine((value, ctx) => {
+      const problem = nameProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: `namespace ${problem}` });
+    }),
+  index: z
+    .object({ fields: z.array(z.string().min(1)).min(1).optional() })
+    .strict()
+    .optional(),
 });
 
 /**
@@ -78,7 +86,13 @@ export class StrataStore extends BaseStore {
 
   constructor(options: StrataStoreOptions) {
     super();
-    const parsed = parseWith(optionsSchema, options, 'StrataStore options', "Pass { memory, namespace, index?: { fields?: string[] } }: the memory from createMemory() and a strata namespace for the store's items. Strata embeds with the memory's own models: drop dims and embeddings.", 'CONFIG_INVALID');
+    const parsed = parseWith(
+      optionsSchema,
+      options,
+      'StrataStore options',
+      "Pass { memory, namespace, index?: { fields?: string[] } }: the memory from createMemory() and a strata namespace for the store's items. Strata embeds with the memory's own models: drop dims and embeddings.",
+      'CONFIG_INVALID',
+    );
     this.memory = parsed.memory;
     this.namespace = parsed.namespace;
     this.fields = parsed.index?.fields;
@@ -169,7 +183,9 @@ export class StrataStore extends BaseStore {
       const sessionId = hasValues ? await ensureStoreSession(this.memory, this.namespace, labels) : storeSessionId(this.namespace, labels);
       const items = await this.cache.read(sessionId);
       if (items === undefined && hasValues) {
-        throw new StrataError('CONFLICT', `the session of namespace ${JSON.stringify(labels)} was forgotten while this put ran`, { hint: 'Something forgot the store\'s sessions (memory.forget) at the same moment; put again.' });
+        throw new StrataError('CONFLICT', `the session of namespace ${JSON.stringify(labels)} was forgotten while this put ran`, {
+          hint: "Something forgot the store's sessions (memory.forget) at the same moment; put again.",
+        });
       }
       // deletes in a namespace that was never written change nothing
       if (items !== undefined) await writeItems(this.memory, sessionId, items, writes, this.fields, labels);

@@ -30,7 +30,10 @@ function extract(value: unknown, tokens: readonly string[], pos: number): string
   }
   if (typeof value !== 'object' || value === null) return [];
   if (token.startsWith('{') && token.endsWith('}')) {
-    return token.slice(1, -1).split(',').flatMap((field) => fieldTexts(value, tokenizePath(field.trim())));
+    return token
+      .slice(1, -1)
+      .split(',')
+      .flatMap((field) => fieldTexts(value, tokenizePath(field.trim())));
   }
   if (token === '*') return Object.values(value).flatMap((item) => extract(item, tokens, pos + 1));
   return token in value ? extract((value as Record<string, unknown>)[token], tokens, pos + 1) : [];

@@ -30,19 +30,27 @@ export function createForgetTool(options: MemoryToolsOptions) {
 }
 
 export function forgetTool(scope: MemoryToolScope) {
-  return tool(async ({ id }, config: ToolRunnableConfig) => {
-    const namespace = scope.namespaceOf(config);
-    const target = await forgetTargetOf(scope.memory, namespace, id);
-    if (!target) {
-      return answer(config, `Error: no message or fact with id ${JSON.stringify(id)} in memory; nothing was forgotten. Pass an id that recall or remember returned (summaries go with the turns they summarise).`, 'error');
-    }
-    const report = await scope.memory.forget({ messageIds: target.messageIds });
-    return answer(config, forgetReportText(id, target, report), 'success', report);
-  }, {
-    name: 'forget',
-    description: 'Delete something from long-term memory by its id (from recall or remember): a turn or note, or a fact together with the messages it came from. Use it when the user asks you to forget something or it is wrong.',
-    schema: forgetSchema,
-  });
+  return tool(
+    async ({ id }, config: ToolRunnableConfig) => {
+      const namespace = scope.namespaceOf(config);
+      const target = await forgetTargetOf(scope.memory, namespace, id);
+      if (!target) {
+        return answer(
+          config,
+          `Error: no message or fact with id ${JSON.stringify(id)} in memory; nothing was forgotten. Pass an id that recall or remember returned (summaries go with the turns they summarise).`,
+          'error',
+        );
+      }
+      const report = await scope.memory.forget({ messageIds: target.messageIds });
+      return answer(config, forgetReportText(id, target, report), 'success', report);
+    },
+    {
+      name: 'forget',
+      description:
+        'Delete something from long-term memory by its id (from recall or remember): a turn or note, or a fact together with the messages it came from. Use it when the user asks you to forget something or it is wrong.',
+      schema: forgetSchema,
+    },
+  );
 }
 
 async function forgetTargetOf(memory: Memory, namespace: string, id: string): Promise<ForgetTarget | undefined> {

@@ -28,7 +28,10 @@ export interface MemoryToolsOptions {
 
 const perRun = z.union([z.string().min(1), z.custom<(config: ToolRunnableConfig) => string>((v) => typeof v === 'function', 'must be a function of the run config')]);
 const optionsSchema = z.object({
-  memory: z.custom<Memory>((v) => typeof v === 'object' && v !== null && typeof (v as Memory).append === 'function' && typeof (v as Memory).search === 'function', 'memory must be a strata Memory (from createMemory)'),
+  memory: z.custom<Memory>(
+    (v) => typeof v === 'object' && v !== null && typeof (v as Memory).append === 'function' && typeof (v as Memory).search === 'function',
+    'memory must be a strata Memory (from createMemory)',
+  ),
   namespace: perRun,
   sessionId: perRun.optional(),
 });
@@ -47,7 +50,13 @@ export interface MemoryToolScope {
 
 /** @throws StrataError CONFIG_INVALID for options that are not {@link MemoryToolsOptions}. */
 export function memoryToolScope(options: MemoryToolsOptions): MemoryToolScope {
-  const { memory, namespace, sessionId } = parseWith(optionsSchema, options, 'memory tools options', 'Pass { memory, namespace, sessionId? }: namespace and sessionId are strings or functions of the run config.', 'CONFIG_INVALID');
+  const { memory, namespace, sessionId } = parseWith(
+    optionsSchema,
+    options,
+    'memory tools options',
+    'Pass { memory, namespace, sessionId? }: namespace and sessionId are strings or functions of the run config.',
+    'CONFIG_INVALID',
+  );
   const namespaceOf = (config: ToolRunnableConfig) => resolve(namespace, config, 'namespace');
   return {
     memory,

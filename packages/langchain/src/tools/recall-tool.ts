@@ -25,15 +25,18 @@ export function createRecallTool(options: MemoryToolsOptions) {
 }
 
 export function recallTool(scope: MemoryToolScope) {
-  return tool(async ({ query, k }, config: ToolRunnableConfig): Promise<[string, SearchHit[]]> => {
-    const hits = await scope.memory.search({ namespace: scope.namespaceOf(config), query, k });
-    return [hits.length ? hits.map(hitLine).join('\n') : 'Nothing in memory matches this query.', hits];
-  }, {
-    name: 'recall',
-    description: 'Search long-term memory (earlier conversations, notes and facts about the user). Returns one line per result with its kind and id.',
-    schema: recallSchema,
-    responseFormat: 'content_and_artifact',
-  });
+  return tool(
+    async ({ query, k }, config: ToolRunnableConfig): Promise<[string, SearchHit[]]> => {
+      const hits = await scope.memory.search({ namespace: scope.namespaceOf(config), query, k });
+      return [hits.length ? hits.map(hitLine).join('\n') : 'Nothing in memory matches this query.', hits];
+    },
+    {
+      name: 'recall',
+      description: 'Search long-term memory (earlier conversations, notes and facts about the user). Returns one line per result with its kind and id.',
+      schema: recallSchema,
+      responseFormat: 'content_and_artifact',
+    },
+  );
 }
 
 function hitLine(hit: SearchHit): string {

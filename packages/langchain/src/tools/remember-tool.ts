@@ -8,7 +8,9 @@ const rememberSchema = z.object({
     .string()
     .trim()
     .min(1)
-    .describe("The note: one self-contained statement, written as the user would say it about themselves (first person, e.g. 'I moved to Lisbon in May 2025', 'My sister is called Mia'), so that it is filed as a fact about the user."),
+    .describe(
+      "The note: one self-contained statement, written as the user would say it about themselves (first person, e.g. 'I moved to Lisbon in May 2025', 'My sister is called Mia'), so that it is filed as a fact about the user.",
+    ),
 });
 
 /** What remember stored: the note's message id and session, and the facts strata extracted from it. */
@@ -34,23 +36,26 @@ export function createRememberTool(options: MemoryToolsOptions) {
 }
 
 export function rememberTool(scope: MemoryToolScope) {
-  return tool(async ({ text }, config: ToolRunnableConfig): Promise<[string, RememberArtifact]> => {
-    const { memory } = scope;
-    const namespace = scope.namespaceOf(config);
-    const sessionId = await scope.notesSessionOf(config, namespace);
-    const toolCallId = config.toolCall?.id;
-    const [note] = await memory.append(sessionId, { role: 'user', content: text, metadata: { [MEMORY_NOTE_KEY]: { tool: 'remember', ...(toolCallId ? { toolCallId } : {}) } } });
-    if (!note) throw new Error('memory.append returned no message');
-    await memory.flush();
-    const facts = (await memory.facts.list({ namespace })).filter((f) => f.sourceMessageIds.includes(note.id));
-    const artifact = { messageId: note.id, sessionId, facts: facts.map(({ id, subject, predicate, object, text: factText }) => ({ id, subject, predicate, object, text: factText })) };
-    return [rememberReport(note.id, facts), artifact];
-  }, {
-    name: 'remember',
-    description: 'Store a note in long-term memory, to be recalled in later conversations: a fact about the user, a preference, a decision. Returns the note id and the facts filed from it.',
-    schema: rememberSchema,
-    responseFormat: 'content_and_artifact',
-  });
+  return tool(
+    async ({ text }, config: ToolRunnableConfig): Promise<[string, RememberArtifact]> => {
+      const { memory } = scope;
+      const namespace = scope.namespaceOf(config);
+      const sessionId = await scope.notesSessionOf(config, namespace);
+      const toolCallId = config.toolCall?.id;
+      const [note] = await memory.append(sessionId, { role: 'user', content: text, metadata: { [MEMORY_NOTE_KEY]: { tool: 'remember', ...(toolCallId ? { toolCallId } : {}) } } });
+      if (!note) throw new Error('memory.append returned no message');
+      await memory.flush();
+      const facts = (await memory.facts.list({ namespace })).filter((f) => f.sourceMessageIds.includes(note.id));
+      const artifact = { messageId: note.id, sessionId, facts: facts.map(({ id, subject, predicate, object, text: factText }) => ({ id, subject, predicate, object, text: factText })) };
+      return [rememberReport(note.id, facts), artifact];
+    },
+    {
+      name: 'remember',
+      description: 'Store a note in long-term memory, to be recalled in later conversations: a fact about the user, a preference, a decision. Returns the note id and the facts filed from it.',
+      schema: rememberSchema,
+      responseFormat: 'content_and_artifact',
+    },
+  );
 }
 
 function rememberReport(id: string, facts: readonly Fact[]): string {

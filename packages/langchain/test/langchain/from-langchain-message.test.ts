@@ -29,8 +29,24 @@ describe('toMessageInput', () => {
     ],
     [
       'content blocks: the text is the content, the blocks are kept',
-      new HumanMessage({ content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] }),
-      { role: 'user', content: 'ab', metadata: { langchain: { content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] } } },
+      new HumanMessage({
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      }),
+      {
+        role: 'user',
+        content: 'ab',
+        metadata: {
+          langchain: {
+            content: [
+              { type: 'text', text: 'a' },
+              { type: 'text', text: 'b' },
+            ],
+          },
+        },
+      },
     ],
     [
       'an image alone: a stand-in as content',
@@ -55,7 +71,11 @@ describe('toMessageInput', () => {
 
   it('keeps an ai turn that holds only invalid tool calls', () => {
     const input = toMessageInput(new AIMessage({ content: '', invalid_tool_calls: [{ id: 'c9', name: 'f', args: '{oops', error: 'bad json', type: 'invalid_tool_call' }] }));
-    expect(input).toEqual({ role: 'assistant', content: '[empty]', metadata: { langchain: { content: '', invalid_tool_calls: [{ id: 'c9', name: 'f', args: '{oops', error: 'bad json', type: 'invalid_tool_call' }] } } });
+    expect(input).toEqual({
+      role: 'assistant',
+      content: '[empty]',
+      metadata: { langchain: { content: '', invalid_tool_calls: [{ id: 'c9', name: 'f', args: '{oops', error: 'bad json', type: 'invalid_tool_call' }] } },
+    });
   });
 
   it('refuses messages strata has no role for', () => {

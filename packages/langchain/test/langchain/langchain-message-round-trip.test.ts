@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  AIMessage,
-  AIMessageChunk,
-  ChatMessage,
-  HumanMessage,
-  HumanMessageChunk,
-  SystemMessage,
-  ToolMessage,
-  ToolMessageChunk,
-  type BaseMessage,
-} from '@langchain/core/messages';
+import { AIMessage, AIMessageChunk, ChatMessage, HumanMessage, HumanMessageChunk, SystemMessage, ToolMessage, ToolMessageChunk, type BaseMessage } from '@langchain/core/messages';
 import type { Memory, StoredMessage } from '@strata/core';
 import { toLangChainMessage, toMessageInput, toMessageInputs } from '../../src/index.js';
 import { createTestMemory } from '../helpers.js';
@@ -42,7 +32,20 @@ const toolCall = { id: 'call_1', name: 'get_weather', args: { city: 'Oslo', days
 
 /** One message of every kind, every field it has set. */
 const everyKind: [string, BaseMessage][] = [
-  ['human with text and an image', new HumanMessage({ id: 'h1', name: 'ana', content: [{ type: 'text', text: 'What is in ' }, { type: 'text', text: 'this picture?' }, { type: 'image_url', image_url: { url: 'https://x.test/cat.png', detail: 'low' } }], additional_kwargs: { trace: 'abc' }, response_metadata: { source: 'web' } })],
+  [
+    'human with text and an image',
+    new HumanMessage({
+      id: 'h1',
+      name: 'ana',
+      content: [
+        { type: 'text', text: 'What is in ' },
+        { type: 'text', text: 'this picture?' },
+        { type: 'image_url', image_url: { url: 'https://x.test/cat.png', detail: 'low' } },
+      ],
+      additional_kwargs: { trace: 'abc' },
+      response_metadata: { source: 'web' },
+    }),
+  ],
   ['human with an image alone, as bytes', new HumanMessage({ id: 'h2', content: [{ type: 'image', data: new Uint8Array([137, 80, 78, 71]), mimeType: 'image/png' }] })],
   ['human chunk', new HumanMessageChunk({ id: 'h3', content: 'stream' })],
   ['system', new SystemMessage({ id: 's1', content: 'Be brief.' })],
@@ -63,10 +66,32 @@ const everyKind: [string, BaseMessage][] = [
   ['ai with tool calls only', new AIMessage({ id: 'a2', content: '', tool_calls: [toolCall] })],
   [
     'ai in the v1 output format',
-    new AIMessage({ id: 'a3', contentBlocks: [{ type: 'reasoning', reasoning: 'They asked about Oslo.' }, { type: 'text', text: 'It is cold.' }], response_metadata: { model_provider: 'openai' } }),
+    new AIMessage({
+      id: 'a3',
+      contentBlocks: [
+        { type: 'reasoning', reasoning: 'They asked about Oslo.' },
+        { type: 'text', text: 'It is cold.' },
+      ],
+      response_metadata: { model_provider: 'openai' },
+    }),
   ],
-  ['ai chunk with tool call chunks', new AIMessageChunk({ id: 'a4', content: 'Let me look.', tool_call_chunks: [{ id: 'call_3', name: 'search', args: '{"q":"os', index: 0, type: 'tool_call_chunk' }, { args: 'lo"}', index: 0, type: 'tool_call_chunk' }] })],
-  ['ai chunk concatenated from a stream', new AIMessageChunk({ id: 'a5', content: 'Hel', response_metadata: { model_name: 'm' } }).concat(new AIMessageChunk({ id: 'a5', content: 'lo', usage_metadata: { input_tokens: 1, output_tokens: 2, total_tokens: 3 } }))],
+  [
+    'ai chunk with tool call chunks',
+    new AIMessageChunk({
+      id: 'a4',
+      content: 'Let me look.',
+      tool_call_chunks: [
+        { id: 'call_3', name: 'search', args: '{"q":"os', index: 0, type: 'tool_call_chunk' },
+        { args: 'lo"}', index: 0, type: 'tool_call_chunk' },
+      ],
+    }),
+  ],
+  [
+    'ai chunk concatenated from a stream',
+    new AIMessageChunk({ id: 'a5', content: 'Hel', response_metadata: { model_name: 'm' } }).concat(
+      new AIMessageChunk({ id: 'a5', content: 'lo', usage_metadata: { input_tokens: 1, output_tokens: 2, total_tokens: 3 } }),
+    ),
+  ],
   [
     'tool result with status, artifact and metadata',
     new ToolMessage({
@@ -101,7 +126,10 @@ async function storeAndRead(memory: Memory, messages: readonly BaseMessage[]): P
 describe('LangChain messages round-trip through strata', () => {
   it('comes back from the store as the same class with every field, content the plain text', async () => {
     const { memory } = await createTestMemory();
-    const stored = await storeAndRead(memory, everyKind.map(([, m]) => m));
+    const stored = await storeAndRead(
+      memory,
+      everyKind.map(([, m]) => m),
+    );
     expect(stored).toHaveLength(everyKind.length);
     stored.forEach((turn, i) => {
       const [kind, original] = everyKind[i]!;
@@ -109,14 +137,31 @@ describe('LangChain messages round-trip through strata', () => {
       expect(turn.content, kind).toBe(toMessageInput(original)?.content);
     });
     expect(stored.map((t) => t.content)).toEqual([
-      'What is in this picture?', '[image]', 'stream', 'Be brief.', 'Answer in French.', 'Checking the weather.', '', 'It is cold.', 'Let me look.', 'Hello', '-3 °C', 'partial', 'The plan lacks tests.', 'Agreed.', 'Hello.',
+      'What is in this picture?',
+      '[image]',
+      'stream',
+      'Be brief.',
+      'Answer in French.',
+      'Checking the weather.',
+      '',
+      'It is cold.',
+      'Let me look.',
+      'Hello',
+      '-3 °C',
+      'partial',
+      'The plan lacks tests.',
+      'Agreed.',
+      'Hello.',
     ]);
     await memory.close();
   });
 
   it('comes back the same after a JSON export and an import into another memory', async () => {
     const { memory } = await createTestMemory();
-    const original = await storeAndRead(memory, everyKind.map(([, m]) => m));
+    const original = await storeAndRead(
+      memory,
+      everyKind.map(([, m]) => m),
+    );
     const sessionId = original[0]!.sessionId;
     const bundle = JSON.parse(await memory.export(sessionId, { format: 'json' })) as unknown;
     const { memory: other } = await createTestMemory();
@@ -153,8 +198,16 @@ describe('LangChain messages round-trip through strata', () => {
   it('refuses, never truncates, a message whose kept fields exceed the metadata limit', async () => {
     const { memory } = await createTestMemory();
     const session = await memory.sessions.create({ namespace: 'u1' });
-    const big = new HumanMessage({ content: [{ type: 'text', text: 'Look:' }, { type: 'image', data: new Uint8Array(70_000), mimeType: 'image/png' }] });
-    await expect(memory.append(session.id, toMessageInputs([big]))).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/metadata is \d+ bytes as JSON, more than the limit/) });
+    const big = new HumanMessage({
+      content: [
+        { type: 'text', text: 'Look:' },
+        { type: 'image', data: new Uint8Array(70_000), mimeType: 'image/png' },
+      ],
+    });
+    await expect(memory.append(session.id, toMessageInputs([big]))).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/metadata is \d+ bytes as JSON, more than the limit/),
+    });
     expect(await memory.messages(session.id)).toEqual([]);
     await memory.close();
   });
@@ -170,7 +223,7 @@ describe('LangChain messages round-trip through strata', () => {
 
 describe('generated LangChain messages round-trip through a real memory', () => {
   // LangChain builds plain objects; fast-check may build null-prototype ones, which come back as plain objects.
-  const record = <T,>(model: { [K in keyof T]: fc.Arbitrary<T[K]> }): fc.Arbitrary<T> => fc.record<T>(model, { noNullPrototype: true });
+  const record = <T>(model: { [K in keyof T]: fc.Arbitrary<T[K]> }): fc.Arbitrary<T> => fc.record<T>(model, { noNullPrototype: true });
   const key = fc.stringMatching(/^k[a-z_]{0,6}$/);
   const nonJson = fc.oneof(
     fc.constantFrom(undefined, Number.NaN, -0, Infinity, -Infinity),
@@ -192,17 +245,31 @@ describe('generated LangChain messages round-trip through a real memory', () => 
   const content = fc.oneof(fc.string({ maxLength: 30 }), fc.array(block, { maxLength: 3 }));
   const common = record({ id, content, name: fc.option(fc.string({ maxLength: 8 }), { nil: undefined }), additional_kwargs: dict, response_metadata: dict });
   const call = record({ id: fc.stringMatching(/^call_[a-z0-9]{1,8}$/), name, args: fc.dictionary(key, json, { maxKeys: 3, noNullPrototype: true }), type: fc.constant('tool_call' as const) });
-  const invalidCall = record({ id: fc.stringMatching(/^call_[a-z0-9]{1,8}$/), name, args: fc.string({ maxLength: 10 }), error: fc.string({ maxLength: 10 }), type: fc.constant('invalid_tool_call' as const) });
+  const invalidCall = record({
+    id: fc.stringMatching(/^call_[a-z0-9]{1,8}$/),
+    name,
+    args: fc.string({ maxLength: 10 }),
+    error: fc.string({ maxLength: 10 }),
+    type: fc.constant('invalid_tool_call' as const),
+  });
   const usage = fc.option(record({ input_tokens: fc.nat(), output_tokens: fc.nat(), total_tokens: fc.nat() }), { nil: undefined });
   const message: fc.Arbitrary<BaseMessage> = fc.oneof(
     common.map((f) => new HumanMessage(f)),
     common.map((f) => new SystemMessage(f)),
-    fc.tuple(common, fc.array(call, { maxLength: 2 }), fc.array(invalidCall, { maxLength: 1 }), usage, fc.boolean()).map(([f, tool_calls, invalid_tool_calls, usage_metadata, chunk]) =>
-      chunk ? new AIMessageChunk({ ...f, tool_calls, usage_metadata }) : new AIMessage({ ...f, tool_calls, invalid_tool_calls, usage_metadata }),
-    ),
-    fc.tuple(common, fc.stringMatching(/^call_[a-z0-9]{1,8}$/), fc.option(fc.constantFrom('success' as const, 'error' as const), { nil: undefined }), value, fc.option(fc.dictionary(key, json, { maxKeys: 2, noNullPrototype: true }), { nil: undefined })).map(
-      ([f, tool_call_id, status, artifact, metadata]) => new ToolMessage({ ...f, tool_call_id, status, artifact, metadata }),
-    ),
+    fc
+      .tuple(common, fc.array(call, { maxLength: 2 }), fc.array(invalidCall, { maxLength: 1 }), usage, fc.boolean())
+      .map(([f, tool_calls, invalid_tool_calls, usage_metadata, chunk]) =>
+        chunk ? new AIMessageChunk({ ...f, tool_calls, usage_metadata }) : new AIMessage({ ...f, tool_calls, invalid_tool_calls, usage_metadata }),
+      ),
+    fc
+      .tuple(
+        common,
+        fc.stringMatching(/^call_[a-z0-9]{1,8}$/),
+        fc.option(fc.constantFrom('success' as const, 'error' as const), { nil: undefined }),
+        value,
+        fc.option(fc.dictionary(key, json, { maxKeys: 2, noNullPrototype: true }), { nil: undefined }),
+      )
+      .map(([f, tool_call_id, status, artifact, metadata]) => new ToolMessage({ ...f, tool_call_id, status, artifact, metadata })),
     fc.tuple(common, fc.constantFrom('user', 'assistant', 'system', 'developer', 'critic', 'narrator', 'tool', 'constructor')).map(([f, role]) => new ChatMessage({ ...f, role })),
   );
 
@@ -225,4 +292,3 @@ describe('generated LangChain messages round-trip through a real memory', () => 
     await Promise.all([memory.close(), other.close()]);
   });
 });
-

@@ -91,7 +91,10 @@ describe('memory tools called directly', () => {
     const { memory } = await createTestMemory();
     const [, , forget] = createMemoryTools({ memory, namespace: 'u1' });
     const session = await memory.sessions.create({ namespace: 'u1' });
-    await memory.append(session.id, [{ role: 'user', content: 'I work at Initech.' }, { role: 'assistant', content: 'Nice.' }]);
+    await memory.append(session.id, [
+      { role: 'user', content: 'I work at Initech.' },
+      { role: 'assistant', content: 'Nice.' },
+    ]);
     const [fact] = await factsOf(memory);
     const message = (await forget.invoke(call('forget', { id: fact!.id }))) as ToolMessage;
     expect(message).toMatchObject({ status: 'success', tool_call_id: 'call_forget', artifact: { messages: 1, facts: 1 } });
@@ -150,7 +153,10 @@ describe('memory tools in a createAgent loop with ChatOpenAI', () => {
     const ask = async (text: string) => (await agent.invoke({ messages: [new HumanMessage(text)] })).messages;
 
     // 1. remember: the note and its fact are stored, and the model is told both ids.
-    script.push(() => ({ toolCalls: [{ name: 'remember', args: { text: 'I live in Lisbon.' } }] }), () => 'Noted.');
+    script.push(
+      () => ({ toolCalls: [{ name: 'remember', args: { text: 'I live in Lisbon.' } }] }),
+      () => 'Noted.',
+    );
     await ask('Please remember that I live in Lisbon.');
     const [note] = await memory.messages(notesSessionId('u1'));
     const [fact] = await factsOf(memory);
@@ -159,7 +165,10 @@ describe('memory tools in a createAgent loop with ChatOpenAI', () => {
     expect(toolResults(seen.at(-1)!)).toEqual([`Remembered as ${note!.id}. strata filed 1 fact from it:\n- [fact ${fact!.id}] User lives in Lisbon.`]);
 
     // 2. recall: the model reads the fact with its id; the hits ride along as the artifact.
-    script.push(() => ({ toolCalls: [{ name: 'recall', args: { query: 'where does the user live' } }] }), () => 'You live in Lisbon.');
+    script.push(
+      () => ({ toolCalls: [{ name: 'recall', args: { query: 'where does the user live' } }] }),
+      () => 'You live in Lisbon.',
+    );
     const recalled = await ask('Where do I live?');
     expect(toolResults(seen.at(-1)!)[0]).toContain(`[fact ${fact!.id} | `);
     expect(toolMessage(recalled, 'recall')?.artifact).toEqual(await memory.search({ namespace: 'u1', query: 'where does the user live', k: 5 }));
@@ -168,14 +177,20 @@ describe('memory tools in a createAgent loop with ChatOpenAI', () => {
     // 3. forget the fact by the id the model read in the recall result: fact and note are gone.
     const factIdIn = (request: ChatCompletionRequest) => /\[fact (\S+) \|/.exec(toolResults(request).join('\n'))?.[1] ?? 'none';
     script.push(() => ({ content: 'Let me check first.', toolCalls: [{ name: 'recall', args: { query: 'where the user lives' } }] }));
-    script.push((request) => ({ toolCalls: [{ name: 'forget', args: { id: factIdIn(request) } }] }), () => 'Forgotten.');
+    script.push(
+      (request) => ({ toolCalls: [{ name: 'forget', args: { id: factIdIn(request) } }] }),
+      () => 'Forgotten.',
+    );
     const forgotten = await ask('Forget where I live.');
     expect(toolMessage(forgotten, 'forget')).toMatchObject({ status: 'success', content: expect.stringMatching(new RegExp(`^Forgot fact ${fact!.id} and the 1 message it came from`)) });
     expect(await factsOf(memory)).toEqual([]);
     expect(await memory.messages(notesSessionId('u1'))).toEqual([]);
 
     // 4. an unknown id: the model gets an error result and the run goes on.
-    script.push(() => ({ toolCalls: [{ name: 'forget', args: { id: fact!.id } }] }), () => 'It was already forgotten.');
+    script.push(
+      () => ({ toolCalls: [{ name: 'forget', args: { id: fact!.id } }] }),
+      () => 'It was already forgotten.',
+    );
     const again = await ask('Forget it again.');
     expect(toolMessage(again, 'forget')).toMatchObject({ status: 'error' });
     expect(toolResults(seen.at(-1)!)).toEqual([expect.stringMatching(/^Error: no message or fact with id "fact_[\w-]+" in memory; nothing was forgotten\./)]);

@@ -30,7 +30,10 @@ function sqliteSaver(): BaseCheckpointSaver {
   return saver;
 }
 
-const savers: [string, () => BaseCheckpointSaver][] = [['MemorySaver', () => new MemorySaver()], ['SqliteSaver', sqliteSaver]];
+const savers: [string, () => BaseCheckpointSaver][] = [
+  ['MemorySaver', () => new MemorySaver()],
+  ['SqliteSaver', sqliteSaver],
+];
 
 const bookTrip = tool(async ({ city }: { city: string }) => `booked ${city}: ${String(interrupt({ question: `Book a trip to ${city}?` }))}`, {
   name: 'book_trip',
@@ -112,7 +115,9 @@ describe.each(savers)('createStrataMiddleware beside a checkpointer (%s)', (_nam
     const prompt = chatRequests(stub)[1];
     expect(prompt?.messages.some((m) => m.tool_calls?.length)).toBe(false);
     expect(prompt?.messages.map((m) => [m.role, textOf(m)])).toEqual([
-      ['user', 'Book me a trip to Oslo.'], ['assistant', 'Let me book that.'], ['user', 'Never mind. What is the capital of Norway?'],
+      ['user', 'Book me a trip to Oslo.'],
+      ['assistant', 'Let me book that.'],
+      ['user', 'Never mind. What is the capital of Norway?'],
     ]);
     await memory.close();
   });

@@ -63,7 +63,10 @@ describe('createStrataMiddleware in a createAgent loop over HTTP', () => {
   it('keeps the user turn and its tool call/result pairing within a 20-token budget, and says it is over', async () => {
     const { memory } = await createTestMemory();
     const session = await memory.sessions.create({ namespace: 'u1' });
-    await memory.append(session.id, [{ role: 'user', content: 'Earlier I asked about Porto.' }, { role: 'assistant', content: 'Porto is sunny.' }]);
+    await memory.append(session.id, [
+      { role: 'user', content: 'Earlier I asked about Porto.' },
+      { role: 'assistant', content: 'Porto is sunny.' },
+    ]);
     const bigReport = tool(async () => 'rain '.repeat(2000), { name: 'weather_report', description: 'Long weather report.', schema: z.object({}) });
     const started = await startStubModel({ chat: [{ toolCalls: [{ id: 'call_big', name: 'weather_report', args: {} }] }, 'Rain all week.'] });
     stub = started.stub;

@@ -9,7 +9,6 @@ import { createTestMemory } from '../helpers.js';
 import { ScriptedChatModel } from './scripted-chat-model.js';
 import { storedTurns } from './openai-stub-model.js';
 
-
 describe('StrataChatMessageHistory', () => {
   it('stores each LangChain message type as its strata role, tool calls intact, and reads them back', async () => {
     const { memory } = await createTestMemory();
@@ -31,7 +30,11 @@ describe('StrataChatMessageHistory', () => {
     ]);
     const messages = await history.getMessages();
     expect(messages.map((m) => [m.type, m.text])).toEqual([
-      ['system', 'You are terse.'], ['human', 'Weather in Oslo?'], ['ai', ''], ['tool', '{"temp":-3}'], ['ai', 'It is -3 °C in Oslo.'],
+      ['system', 'You are terse.'],
+      ['human', 'Weather in Oslo?'],
+      ['ai', ''],
+      ['tool', '{"temp":-3}'],
+      ['ai', 'It is -3 °C in Oslo.'],
     ]);
     expect((messages[2] as AIMessage).tool_calls).toEqual([{ id: 'call_1', name: 'weather', args: { city: 'Oslo' }, type: 'tool_call' }]);
     expect((messages[3] as ToolMessage).tool_call_id).toBe('call_1');
@@ -141,7 +144,11 @@ describe('StrataChatMessageHistory', () => {
     const config = { configurable: { sessionId: session.id } };
     await chain.invoke({ input: 'My city is Porto.' }, config);
     await chain.invoke({ input: 'Which city?' }, config);
-    expect(model.prompts[1]?.map((m) => [m.type, m.text])).toEqual([['human', 'My city is Porto.'], ['ai', 'Noted.'], ['human', 'Which city?']]);
+    expect(model.prompts[1]?.map((m) => [m.type, m.text])).toEqual([
+      ['human', 'My city is Porto.'],
+      ['ai', 'Noted.'],
+      ['human', 'Which city?'],
+    ]);
     await memory.close();
   });
 });

@@ -45,7 +45,14 @@ describe('buildStrataPrompt', () => {
       const { messages } = buildStrataPrompt(context);
       expect(unpaired(ofLangChain(messages)), `budget ${budget}`).toEqual([]);
       // the current turn is always there, paired
-      expect(messages.slice(-3).map((m) => [m.type, m.text.slice(0, 11)]), `budget ${budget}`).toEqual([['human', 'And City 5?'], ['ai', ''], ['tool', '{"city":"Ci']]);
+      expect(
+        messages.slice(-3).map((m) => [m.type, m.text.slice(0, 11)]),
+        `budget ${budget}`,
+      ).toEqual([
+        ['human', 'And City 5?'],
+        ['ai', ''],
+        ['tool', '{"city":"Ci'],
+      ]);
     }
     await memory.close();
   });

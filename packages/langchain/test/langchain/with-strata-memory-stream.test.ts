@@ -34,7 +34,10 @@ describe('withStrataMemory streaming', () => {
     ]);
     for await (const chunk of await chat.stream([new ToolMessage({ content: '{"tempC":-3}', tool_call_id: 'call_o' })])) chunks.push(chunk as AIMessageChunk);
     expect((await storedTurns(memory, session.id)).map((t) => [t.role, t.content])).toEqual([
-      ['user', 'Weather in Oslo?'], ['assistant', 'Checking Oslo.'], ['tool', '{"tempC":-3}'], ['assistant', 'It is -3 °C in Oslo.'],
+      ['user', 'Weather in Oslo?'],
+      ['assistant', 'Checking Oslo.'],
+      ['tool', '{"tempC":-3}'],
+      ['assistant', 'It is -3 °C in Oslo.'],
     ]);
     await memory.close();
   });
@@ -58,12 +61,14 @@ describe('withStrataMemory streaming', () => {
     const { memory, session, chat } = await setUp([longAnswer], 5);
     const controller = new AbortController();
     const seen: string[] = [];
-    await expect((async () => {
-      for await (const chunk of await chat.stream('Talk to me.', { signal: controller.signal })) {
-        seen.push(chunk.text);
-        if (seen.length === 4) controller.abort();
-      }
-    })()).rejects.toThrow(/abort/i);
+    await expect(
+      (async () => {
+        for await (const chunk of await chat.stream('Talk to me.', { signal: controller.signal })) {
+          seen.push(chunk.text);
+          if (seen.length === 4) controller.abort();
+        }
+      })(),
+    ).rejects.toThrow(/abort/i);
     expect(seen.length).toBeLessThan(10);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await storedTurns(memory, session.id)).toEqual([{ role: 'user', content: 'Talk to me.' }]);

@@ -63,10 +63,12 @@ describe('withStrataMemory', () => {
     const session = await memory.sessions.create({ namespace: 'u1' });
     const chat = withStrataMemory(new FakeListChatModel({ responses: ['Hello, Ana!'] }), { memory, sessionId: session.id });
     expect((await chat.invoke('Hi, my name is Ana.')).text).toBe('Hello, Ana!');
-    expect((await memory.export(session.id, { format: 'text' })).split('\n').filter(Boolean).map((l) => l.replace(/^\[[^\]]+\] /, ''))).toEqual([
-      'user: Hi, my name is Ana.',
-      'assistant: Hello, Ana!',
-    ]);
+    expect(
+      (await memory.export(session.id, { format: 'text' }))
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.replace(/^\[[^\]]+\] /, '')),
+    ).toEqual(['user: Hi, my name is Ana.', 'assistant: Hello, Ana!']);
     await memory.close();
   });
 

@@ -9,7 +9,11 @@ async function llmMemory(answer: FakeAnswer = ruleBasedAnswer) {
   const model = new ToolCallingFake(answer);
   const test = await createTestMemory({ summarizer: new LlmSummarizer({ model }), extractor: new LlmFactExtractor({ model }) });
   const session = await test.memory.sessions.create({ namespace: 'ana' });
-  const say = (content: string) => test.memory.append(session.id, [{ role: 'user', content }, { role: 'assistant', content: 'Noted.' }]);
+  const say = (content: string) =>
+    test.memory.append(session.id, [
+      { role: 'user', content },
+      { role: 'assistant', content: 'Noted.' },
+    ]);
   const markers = async () => (await test.store.jobs({ sessionId: session.id })).filter((j) => j.key.endsWith('#degraded')).map((j) => j.key);
   return { ...test, model, session, say, markers };
 }
@@ -55,7 +59,9 @@ describe('degraded mode', () => {
     const stats = memory.stats().derivation;
     expect(stats.rederivedResults).toBe(degradedMarkers.length);
     expect({ inputTokens: stats.inputTokens, outputTokens: stats.outputTokens, modelCalls: stats.modelCalls }).toEqual({
-      inputTokens: model.usage().inputTokens, outputTokens: model.usage().outputTokens, modelCalls: model.usage().calls,
+      inputTokens: model.usage().inputTokens,
+      outputTokens: model.usage().outputTokens,
+      modelCalls: model.usage().calls,
     });
     expect(await memory.rederiveDegraded()).toEqual({ jobs: 0, remaining: 0 });
     await memory.close();
@@ -110,7 +116,9 @@ describe('degraded mode', () => {
   it('backs off while the endpoint is briefly down and completes with the model once it answers (background queue)', async () => {
     const model = new ToolCallingFake(ruleBasedAnswer);
     const { memory, store } = await createTestMemory({
-      extractor: new LlmFactExtractor({ model }), summarizer: new LlmSummarizer({ model }), queue: await createInProcessJobQueue({ attempts: 4, backoffMs: 5 }),
+      extractor: new LlmFactExtractor({ model }),
+      summarizer: new LlmSummarizer({ model }),
+      queue: await createInProcessJobQueue({ attempts: 4, backoffMs: 5 }),
     });
     const session = await memory.sessions.create({ namespace: 'ana' });
     model.failure = connectionRefused();

@@ -7,7 +7,12 @@ import { ruleBasedAnswer, ToolCallingFake } from './tool-calling-fake.js';
 
 const FRIDAY = Date.UTC(2026, 10, 20, 9, 30);
 const turn = (seq: number, role: TranscriptTurn['role'], content: string, createdAt = FRIDAY + seq * 60_000, name?: string): TranscriptTurn => ({
-  id: `m${seq}`, seq, role, content, createdAt, ...(name ? { name } : {}),
+  id: `m${seq}`,
+  seq,
+  role,
+  content,
+  createdAt,
+  ...(name ? { name } : {}),
 });
 
 describe('LlmFactExtractor', () => {
@@ -91,7 +96,9 @@ describe('LlmFactExtractor', () => {
   });
 
   it("works with LangChain's FakeListChatModel answering JSON text", async () => {
-    const model = new FakeListChatModel({ responses: [JSON.stringify({ facts: [{ turn: 1, subject: 'user', predicate: 'employer', object: 'Acme', text: 'User works at Acme.', confidence: 0.8 }] })] });
+    const model = new FakeListChatModel({
+      responses: [JSON.stringify({ facts: [{ turn: 1, subject: 'user', predicate: 'employer', object: 'Acme', text: 'User works at Acme.', confidence: 0.8 }] })],
+    });
     const facts = await new LlmFactExtractor({ model }).extract({ turns: [turn(1, 'user', 'I work at Acme.')], knownFacts: [] });
     expect(facts.map((f) => f.object)).toEqual(['Acme']);
   });

@@ -47,7 +47,10 @@ describe('facts from LlmFactExtractor reconciled with stored facts', () => {
 
   it('never touches other slots', async () => {
     const { memory, first, all } = await setup();
-    await memory.append(first.id, [{ role: 'user', content: 'I work at Acme.' }, { role: 'user', content: 'My sister is Ana.' }]);
+    await memory.append(first.id, [
+      { role: 'user', content: 'I work at Acme.' },
+      { role: 'user', content: 'My sister is Ana.' },
+    ]);
     const before = (await all()).filter((f) => f.predicate !== 'lives_in');
     await memory.append(first.id, { role: 'user', content: 'I live in Lisbon.' });
     await memory.append(first.id, { role: 'user', content: 'I moved to Porto.' });

@@ -41,7 +41,7 @@ describe('LlmFactExtractor on named dialogue', () => {
     expect(prompt).toContain('Skip questions, greetings, thanks, compliments and other remarks about the other person');
   });
 
-  it("names the speaker a fact is about, and drops what one speaker says of the other", async () => {
+  it('names the speaker a fact is about, and drops what one speaker says of the other', async () => {
     const model = new ToolCallingFake(() => ({
       facts: [
         { turn: 1, subject: 'I', predicate: 'class', object: 'pottery since 2025-03-02', text: 'Priya signed up for a pottery class on 2025-03-02.', confidence: 0.9 },

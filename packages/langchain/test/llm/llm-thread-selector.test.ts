@@ -42,7 +42,6 @@ describe('the LLM thread selector', () => {
     expect(model.calls.map((c) => c.tool)).toEqual(['thread', 'thread']);
     await memory.close();
   });
-
 });
 
 describe('a failing thread selector', () => {
@@ -60,4 +59,3 @@ describe('a failing thread selector', () => {
     await memory.close();
   });
 });
-

@@ -86,7 +86,11 @@ export class ToolCallingFake extends BaseChatModel<FakeCallOptions> {
 
   /** Sum of the usage reported so far. */
   usage(): { inputTokens: number; outputTokens: number; calls: number } {
-    return this.calls.reduce((sum, c) => ({ inputTokens: sum.inputTokens + c.inputTokens, outputTokens: sum.outputTokens + c.outputTokens, calls: sum.calls + 1 }), { inputTokens: 0, outputTokens: 0, calls: 0 });
+    return this.calls.reduce((sum, c) => ({ inputTokens: sum.inputTokens + c.inputTokens, outputTokens: sum.outputTokens + c.outputTokens, calls: sum.calls + 1 }), {
+      inputTokens: 0,
+      outputTokens: 0,
+      calls: 0,
+    });
   }
 }
 
@@ -101,7 +105,7 @@ const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frida
 export function nextWeekday(date: string, weekday: string): string {
   const d = new Date(`${date}T00:00:00Z`);
   const target = WEEKDAYS.findIndex((w) => w.toLowerCase() === weekday.toLowerCase());
-  const ahead = ((target - d.getUTCDay() + 7) % 7) || 7;
+  const ahead = (target - d.getUTCDay() + 7) % 7 || 7;
   return new Date(d.getTime() + ahead * 86_400_000).toISOString().slice(0, 10);
 }
 

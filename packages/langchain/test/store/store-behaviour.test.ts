@@ -37,7 +37,13 @@ const strataStoreOver = (createOne: () => Promise<Memory>) => ({
   destroy: async (store: BaseStore) => memories.get(store as StrataStore)?.close(),
 });
 
-describeStoreBehaviour('StrataStore', strataStoreOver(async () => (await createTestMemory()).memory));
+describeStoreBehaviour(
+  'StrataStore',
+  strataStoreOver(async () => (await createTestMemory()).memory),
+);
 
 // the default policy, the real clock, derivation in the background while the store is used
-describeStoreBehaviour('StrataStore (background derivation)', strataStoreOver(async () => createMemory({ store: await createInMemorySessionStore(), knowledge: await createInMemoryKnowledgeBase(), queue: await createInProcessJobQueue() })));
+describeStoreBehaviour(
+  'StrataStore (background derivation)',
+  strataStoreOver(async () => createMemory({ store: await createInMemorySessionStore(), knowledge: await createInMemoryKnowledgeBase(), queue: await createInProcessJobQueue() })),
+);

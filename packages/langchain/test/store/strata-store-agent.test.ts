@@ -59,7 +59,10 @@ describe('StrataStore as the store of a createAgent loop over HTTP', () => {
     const requests = stub.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body as ChatCompletionRequest);
     expect(requests[0]?.tools?.map((t) => t.function.name).sort()).toEqual(['save_memory', 'search_memories']);
     const toolResults = (requests[2]?.messages ?? []).filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, m.content]);
-    expect(toolResults).toEqual([['call_save', 'saved as call_save'], ['call_search', expect.stringMatching(/^\["The user loves ramen"/) as unknown]]);
+    expect(toolResults).toEqual([
+      ['call_save', 'saved as call_save'],
+      ['call_search', expect.stringMatching(/^\["The user loves ramen"/) as unknown],
+    ]);
     // the memory the tool wrote is an item of the store and a turn of strata
     expect((await store.get(['memories', 'u42'], 'call_save'))?.value).toEqual({ text: 'The user loves ramen' });
     const [hit] = await memory.search({ namespace: 'agent-memories', query: 'ramen', kinds: ['turn'] });

@@ -51,7 +51,10 @@ describe('StrataStore input', () => {
   it('a batch with one refused put writes nothing', async () => {
     const { memory } = await createTestMemory();
     const store = new StrataStore({ memory, namespace: 'store' });
-    const batch = store.batch([{ namespace: ['u1'], key: 'ok', value: { v: 1 } }, { namespace: ['u2'], key: '', value: { v: 2 } }]);
+    const batch = store.batch([
+      { namespace: ['u1'], key: 'ok', value: { v: 1 } },
+      { namespace: ['u2'], key: '', value: { v: 2 } },
+    ]);
     expect(await refusal(batch)).toEqual(invalid(/key must be a non-empty string/));
     expect([await store.get(['u1'], 'ok'), await memory.sessions.list({ namespace: 'store' })]).toEqual([null, []]);
     await memory.close();
@@ -60,7 +63,10 @@ describe('StrataStore input', () => {
   it('a batch whose later put holds a value that is not JSON writes nothing in any namespace', async () => {
     const { memory } = await createTestMemory();
     const store = new StrataStore({ memory, namespace: 'store' });
-    const batch = store.batch([{ namespace: ['u1'], key: 'ok', value: { v: 1 } }, { namespace: ['u2'], key: 'bad', value: { at: new Date(0) } }]);
+    const batch = store.batch([
+      { namespace: ['u1'], key: 'ok', value: { v: 1 } },
+      { namespace: ['u2'], key: 'bad', value: { at: new Date(0) } },
+    ]);
     expect(await refusal(batch)).toEqual(invalid(/the value of "bad" cannot be stored/));
     expect([await store.get(['u1'], 'ok'), await memory.sessions.list({ namespace: 'store' })]).toEqual([null, []]);
     await memory.close();

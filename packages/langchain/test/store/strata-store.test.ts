@@ -42,7 +42,10 @@ describe('StrataStore over one memory', () => {
     const sessions = await memory.sessions.list({ namespace: NS });
     expect(sessions.map((s) => s.metadata)).toEqual([{ langgraphNamespace: ['u1', 'memories'] }]);
     const turns = await turnsOf(memory, ['u1', 'memories']);
-    expect(turns.map((t) => [t.content, t.metadata.key])).toEqual([['text: Loves udon\nsince: 2024', 'food'], ['text: Lives in Lisbon', 'city']]);
+    expect(turns.map((t) => [t.content, t.metadata.key])).toEqual([
+      ['text: Loves udon\nsince: 2024', 'food'],
+      ['text: Lives in Lisbon', 'city'],
+    ]);
     // times are the memory's: createdAt from the first put, updatedAt the turn's
     const food = await a.get(['u1', 'memories'], 'food');
     expect(food?.updatedAt.getTime()).toBe(turns[0]?.createdAt);
@@ -82,7 +85,10 @@ describe('StrataStore over one memory', () => {
   it('ignores conversations that share its namespace', async () => {
     const { memory, a } = await twoStores();
     const chat = await memory.sessions.create({ namespace: NS });
-    await memory.append(chat.id, [{ role: 'user', content: 'I love ramen more than anything' }, { role: 'assistant', content: 'Noted: ramen.' }]);
+    await memory.append(chat.id, [
+      { role: 'user', content: 'I love ramen more than anything' },
+      { role: 'assistant', content: 'Noted: ramen.' },
+    ]);
     await a.put(['u1'], 'food', { text: 'Loves ramen' });
     expect((await a.search([], { query: 'ramen' })).map((i) => i.key)).toEqual(['food']);
     expect(await a.listNamespaces()).toEqual([['u1']]);

@@ -1,15 +1,5 @@
 import { StrataError } from '@strata/core';
-import type {
-  Fact,
-  JobRecord,
-  LexicalIndex,
-  NewMessage,
-  Session,
-  SessionStore,
-  StoredMessage,
-  StrataErrorCode,
-  Summary,
-} from '@strata/core';
+import type { Fact, JobRecord, LexicalIndex, NewMessage, Session, SessionStore, StoredMessage, StrataErrorCode, Summary } from '@strata/core';
 
 /** Declares one contract test (or a skipped one, when the adapter lists it). */
 export type Define = (title: string, body: () => Promise<void>) => void;
@@ -31,13 +21,7 @@ export function message(id: string, content: string, overrides: Partial<NewMessa
   return { id, role: 'user', content, createdAt: T0 + 1_000, metadata: {}, ...overrides };
 }
 
-export function storedMessage(
-  id: string,
-  sessionId: string,
-  seq: number,
-  content: string,
-  overrides: Partial<StoredMessage> = {},
-): StoredMessage {
+export function storedMessage(id: string, sessionId: string, seq: number, content: string, overrides: Partial<StoredMessage> = {}): StoredMessage {
   return { ...message(id, content), sessionId, namespace: 'ns-a', seq, ...overrides };
 }
 

@@ -13,8 +13,7 @@ const kindIds = (hits: LexicalHit[]): string[] => hits.map((hit) => `${hit.kind}
  * clamps negative idf, as SQLite's FTS5 did) pass alike.
  */
 export function describeLexicalSearch(test: Define, store: CurrentStore, lexical: CurrentLexical): void {
-  const search = (query: Partial<LexicalQuery> & { text: string }): Promise<LexicalHit[]> =>
-    lexical().search({ namespace: 'ns-a', kinds: ALL_KINDS, k: 10, ...query });
+  const search = (query: Partial<LexicalQuery> & { text: string }): Promise<LexicalHit[]> => lexical().search({ namespace: 'ns-a', kinds: ALL_KINDS, k: 10, ...query });
 
   /** A turn, a summary and a fact with the same text in each of the given sessions. */
   const seedEveryKind = async (sessionId: string, text: string, namespace = 'ns-a'): Promise<void> => {
@@ -28,11 +27,7 @@ export function describeLexicalSearch(test: Define, store: CurrentStore, lexical
   };
 
   test('lexical search ranks items sharing query terms first and skips items sharing none', async () => {
-    await seedSession(store(), 's1', [
-      'We adopted a golden retriever puppy',
-      'The weather in Lisbon is sunny today',
-      'The puppy chewed a golden slipper',
-    ]);
+    await seedSession(store(), 's1', ['We adopted a golden retriever puppy', 'The weather in Lisbon is sunny today', 'The puppy chewed a golden slipper']);
     const hits = await search({ text: 'golden retriever puppy' });
     expect(kindIds(hits)).toEqual(['turn:s1-m1', 'turn:s1-m3']);
     expect(hits[0]?.score).toBeGreaterThan(hits[1]?.score ?? Infinity);
@@ -93,7 +88,7 @@ export function describeLexicalSearch(test: Define, store: CurrentStore, lexical
     expect(kindIds(await search({ text: 'berlin', kinds: ['fact', 'turn'] })).sort()).toEqual(['fact:s1-fact', 'turn:s1-m1']);
   });
 
-  test('lexical search with sessionId returns only that session\'s turns and summaries', async () => {
+  test("lexical search with sessionId returns only that session's turns and summaries", async () => {
     await seedEveryKind('s1', 'Berlin apartment with a balcony');
     await seedEveryKind('s2', 'Berlin apartment with a garden');
     const hits = await search({ text: 'berlin apartment', sessionId: 's1' });
@@ -127,13 +122,7 @@ export function describeLexicalSearch(test: Define, store: CurrentStore, lexical
   });
 
   test('lexical search returns at most k hits, the best ones', async () => {
-    await seedSession(store(), 's1', [
-      'tea scone scone scone',
-      'tea tea tea tea',
-      'scone scone scone scone',
-      'tea tea scone scone',
-      'tea tea tea scone',
-    ]);
+    await seedSession(store(), 's1', ['tea scone scone scone', 'tea tea tea tea', 'scone scone scone scone', 'tea tea scone scone', 'tea tea tea scone']);
     expect(kindIds(await search({ text: 'tea', k: 2 }))).toEqual(['turn:s1-m2', 'turn:s1-m5']);
     expect((await search({ text: 'tea', k: 10 })).length).toBe(4);
   });

@@ -15,13 +15,16 @@ function describeMessageReads(test: Define, store: CurrentStore): void {
     await seedSession(store(), 'sb', ['b one', 'b two']);
     await seedSession(store(), 'sa', ['a one', 'a two']);
     const found = await store().messages({ ids: ['sb-m2', 'sa-m2', 'nope', 'sb-m1'] });
-    expect(found.map((m) => [m.sessionId, m.seq])).toEqual([['sa', 2], ['sb', 1], ['sb', 2]]);
+    expect(found.map((m) => [m.sessionId, m.seq])).toEqual([
+      ['sa', 2],
+      ['sb', 1],
+      ['sb', 2],
+    ]);
   });
 
   test('messages filter by inclusive seq bounds and keep the newest N oldest first', async () => {
     await seedSession(store(), 's1', ['1', '2', '3', '4', '5', '6']);
-    const seqs = async (filter: { fromSeq?: number; toSeq?: number; last?: number }): Promise<number[]> =>
-      (await store().messages({ sessionId: 's1', ...filter })).map((m) => m.seq);
+    const seqs = async (filter: { fromSeq?: number; toSeq?: number; last?: number }): Promise<number[]> => (await store().messages({ sessionId: 's1', ...filter })).map((m) => m.seq);
     expect(await seqs({ fromSeq: 2, toSeq: 4 })).toEqual([2, 3, 4]);
     expect(await seqs({ fromSeq: 5 })).toEqual([5, 6]);
     expect(await seqs({ last: 3 })).toEqual([4, 5, 6]);
@@ -32,8 +35,21 @@ function describeMessageReads(test: Define, store: CurrentStore): void {
   test('messages filter by several seq ranges at once: overlaps once, ordered by session then seq', async () => {
     await seedSession(store(), 's1', ['1', '2', '3', '4', '5', '6']);
     await seedSession(store(), 's2', ['a', 'b', 'c']);
-    const found = await store().messages({ seqRanges: [{ sessionId: 's2', fromSeq: 0, toSeq: 1 }, { sessionId: 's1', fromSeq: 5, toSeq: 9 }, { sessionId: 's1', fromSeq: 1, toSeq: 2 }, { sessionId: 's1', fromSeq: 2, toSeq: 2 }] });
-    expect(found.map((m) => [m.sessionId, m.seq])).toEqual([['s1', 1], ['s1', 2], ['s1', 5], ['s1', 6], ['s2', 1]]);
+    const found = await store().messages({
+      seqRanges: [
+        { sessionId: 's2', fromSeq: 0, toSeq: 1 },
+        { sessionId: 's1', fromSeq: 5, toSeq: 9 },
+        { sessionId: 's1', fromSeq: 1, toSeq: 2 },
+        { sessionId: 's1', fromSeq: 2, toSeq: 2 },
+      ],
+    });
+    expect(found.map((m) => [m.sessionId, m.seq])).toEqual([
+      ['s1', 1],
+      ['s1', 2],
+      ['s1', 5],
+      ['s1', 6],
+      ['s2', 1],
+    ]);
     expect(await store().messages({ seqRanges: [] })).toEqual([]);
     expect(idsOf(await store().messages({ seqRanges: [{ sessionId: 's1', fromSeq: 1, toSeq: 6 }], last: 2 }))).toEqual(['s1-m5', 's1-m6']);
     expect(await store().messages({ seqRanges: [{ sessionId: 'unknown', fromSeq: 1, toSeq: 3 }] })).toEqual([]);
@@ -151,15 +167,9 @@ function describeFactReads(test: Define, store: CurrentStore): void {
 
 function describeJobReads(test: Define, store: CurrentStore): void {
   test('jobs of a session come ordered by toSeq; type and last filter', async () => {
-    const jobs = [
-      job('sum:s1:4-6', 's1', [4, 6]),
-      job('ing:s1:1-3', 's1', [1, 3], { type: 'ingest' }),
-      job('sum:s1:1-2', 's1', [1, 2]),
-      job('sum:s2:1-9', 's2', [1, 9]),
-    ];
+    const jobs = [job('sum:s1:4-6', 's1', [4, 6]), job('ing:s1:1-3', 's1', [1, 3], { type: 'ingest' }), job('sum:s1:1-2', 's1', [1, 2]), job('sum:s2:1-9', 's2', [1, 9])];
     await store().write({ ops: [{ type: 'recordJobs', jobs }] });
-    const keys = async (filter: { type?: 'summarize' | 'ingest'; last?: number }): Promise<string[]> =>
-      (await store().jobs({ sessionId: 's1', ...filter })).map((j) => j.key);
+    const keys = async (filter: { type?: 'summarize' | 'ingest'; last?: number }): Promise<string[]> => (await store().jobs({ sessionId: 's1', ...filter })).map((j) => j.key);
     expect(await keys({})).toEqual(['sum:s1:1-2', 'ing:s1:1-3', 'sum:s1:4-6']);
     expect(await keys({ type: 'summarize' })).toEqual(['sum:s1:1-2', 'sum:s1:4-6']);
     expect(await keys({ type: 'summarize', last: 1 })).toEqual(['sum:s1:4-6']);

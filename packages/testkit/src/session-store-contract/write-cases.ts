@@ -27,22 +27,17 @@ function describeSessions(test: Define, store: CurrentStore): void {
   });
 
   test('sessions are listed most recently updated first, up to limit', async () => {
-    const ops = [
-      session('old', { updatedAt: T0 + 1 }),
-      session('newest', { updatedAt: T0 + 3 }),
-      session('middle', { updatedAt: T0 + 2 }),
-    ].map((s) => ({ type: 'putSession' as const, session: s }));
+    const ops = [session('old', { updatedAt: T0 + 1 }), session('newest', { updatedAt: T0 + 3 }), session('middle', { updatedAt: T0 + 2 })].map((s) => ({ type: 'putSession' as const, session: s }));
     await store().write({ ops });
     expect(idsOf(await store().sessions({}))).toEqual(['newest', 'middle', 'old']);
     expect(idsOf(await store().sessions({ limit: 2 }))).toEqual(['newest', 'middle']);
   });
 
   test('sessions filter by namespace and updatedBefore (exclusive)', async () => {
-    const ops = [
-      session('a1', { updatedAt: T0 + 10 }),
-      session('a2', { updatedAt: T0 + 20 }),
-      session('b1', { namespace: 'ns-b', updatedAt: T0 + 5 }),
-    ].map((s) => ({ type: 'putSession' as const, session: s }));
+    const ops = [session('a1', { updatedAt: T0 + 10 }), session('a2', { updatedAt: T0 + 20 }), session('b1', { namespace: 'ns-b', updatedAt: T0 + 5 })].map((s) => ({
+      type: 'putSession' as const,
+      session: s,
+    }));
     await store().write({ ops });
     expect(idsOf(await store().sessions({ namespace: 'ns-a' }))).toEqual(['a2', 'a1']);
     expect(idsOf(await store().sessions({ updatedBefore: T0 + 20 }))).toEqual(['a1', 'b1']);
@@ -98,8 +93,7 @@ function describeAppends(test: Define, store: CurrentStore): void {
 
   test('appendMessages raises updatedAt to the newest message time, never lowers it', async () => {
     await store().write({ ops: [{ type: 'putSession', session: session('s1', { updatedAt: T0 + 100 }) }] });
-    const append = (createdAt: number) =>
-      store().write({ ops: [{ type: 'appendMessages', sessionId: 's1', messages: [message(`m${createdAt}`, 'hi', { createdAt })] }] });
+    const append = (createdAt: number) => store().write({ ops: [{ type: 'appendMessages', sessionId: 's1', messages: [message(`m${createdAt}`, 'hi', { createdAt })] }] });
     await append(T0 + 500);
     expect((await store().sessions({ ids: ['s1'] }))[0]?.updatedAt).toBe(T0 + 500);
     await append(T0 + 50);
@@ -134,7 +128,10 @@ function describeAppends(test: Define, store: CurrentStore): void {
     await store().write({ ops: [{ type: 'putSession', session: session('s1') }] });
     const inserted = [storedMessage('i5', 's1', 5, 'five'), storedMessage('i2', 's1', 2, 'two')];
     const receipt = await store().write({ ops: [{ type: 'insertMessages', messages: inserted }] });
-    expect(receipt.messages.map((m) => [m.id, m.seq])).toEqual([['i5', 5], ['i2', 2]]);
+    expect(receipt.messages.map((m) => [m.id, m.seq])).toEqual([
+      ['i5', 5],
+      ['i2', 2],
+    ]);
     expect(await store().messages({ sessionId: 's1' })).toEqual([inserted[1], inserted[0]]);
     const next = await store().write({ ops: [{ type: 'appendMessages', sessionId: 's1', messages: [message('n', 'next')] }] });
     expect(next.messages[0]?.seq).toBe(6);

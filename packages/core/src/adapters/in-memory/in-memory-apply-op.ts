@@ -66,11 +66,9 @@ function insertMessage(tables: InMemoryTables, message: StoredMessage): StoredMe
   assertNewMessageId(tables, message.id);
   const taken = tables.messageAtSeq(session.id, message.seq);
   if (taken !== undefined) {
-    throw new StrataError(
-      'CONFLICT',
-      `Seq ${message.seq} of session "${session.id}" is already taken by message "${taken.id}" (inserting "${message.id}").`,
-      { hint: 'insertMessages is for imports into free seqs; use appendMessages to add new turns.' },
-    );
+    throw new StrataError('CONFLICT', `Seq ${message.seq} of session "${session.id}" is already taken by message "${taken.id}" (inserting "${message.id}").`, {
+      hint: 'insertMessages is for imports into free seqs; use appendMessages to add new turns.',
+    });
   }
   // A message lives in its session's namespace, whatever the input says, so isolation holds.
   const input = copyInput(message, 'message');
@@ -114,11 +112,9 @@ function requireSession(tables: InMemoryTables, sessionId: string, action: strin
 function assertNewMessageId(tables: InMemoryTables, id: string): void {
   const existing = tables.messages.get(id);
   if (existing === undefined) return;
-  throw new StrataError(
-    'CONFLICT',
-    `Message id "${id}" already exists (session "${existing.sessionId}", seq ${existing.seq}).`,
-    { hint: 'Message ids are unique across the store: omit the id to let strata generate one, or skip messages already stored.' },
-  );
+  throw new StrataError('CONFLICT', `Message id "${id}" already exists (session "${existing.sessionId}", seq ${existing.seq}).`, {
+    hint: 'Message ids are unique across the store: omit the id to let strata generate one, or skip messages already stored.',
+  });
 }
 
 /** A deep copy of a caller's record; values that cannot be copied are rejected as input. */

@@ -36,8 +36,16 @@ describe('copyData', () => {
 describe('copyMessage', () => {
   it('shares nothing mutable with the stored message and can replace the content', () => {
     const stored: StoredMessage = {
-      id: 'm1', sessionId: 's1', namespace: 'ns', seq: 1, role: 'assistant', content: '', createdAt: 1,
-      metadata: { tags: ['a'] }, toolCalls: [{ id: 'c1', name: 'lookup', args: { q: { deep: 1 } } }], tokens: { counter: 't', count: 3 },
+      id: 'm1',
+      sessionId: 's1',
+      namespace: 'ns',
+      seq: 1,
+      role: 'assistant',
+      content: '',
+      createdAt: 1,
+      metadata: { tags: ['a'] },
+      toolCalls: [{ id: 'c1', name: 'lookup', args: { q: { deep: 1 } } }],
+      tokens: { counter: 't', count: 3 },
     };
     const copy = copyMessage(stored, 'restored text');
     expect(copy).toEqual({ ...stored, content: 'restored text' });
@@ -53,13 +61,34 @@ describe('copyMessage', () => {
 describe('record copies', () => {
   it('copy every field of a record that has them all', () => {
     const message: StoredMessage = {
-      id: 'm1', sessionId: 's1', namespace: 'ns', seq: 2, role: 'assistant', content: 'hi', name: 'Ana', toolCalls: [{ id: 'c1', name: 'f', args: {} }],
-      toolCallId: 'c0', createdAt: 3, metadata: { a: 1 }, tokens: { counter: 't', count: 4 },
+      id: 'm1',
+      sessionId: 's1',
+      namespace: 'ns',
+      seq: 2,
+      role: 'assistant',
+      content: 'hi',
+      name: 'Ana',
+      toolCalls: [{ id: 'c1', name: 'f', args: {} }],
+      toolCallId: 'c0',
+      createdAt: 3,
+      metadata: { a: 1 },
+      tokens: { counter: 't', count: 4 },
     };
     const summary: Summary = { id: 'sum1', sessionId: 's1', namespace: 'ns', level: 'batch', fromSeq: 1, toSeq: 4, text: 't', sourceMessageIds: ['m1'], createdAt: 5, degraded: false };
     const fact: Fact = {
-      id: 'f1', namespace: 'ns', subject: 'user', predicate: 'lives_in', object: 'Lisbon', text: 'lives in Lisbon', sourceMessageIds: ['m1'], validFrom: 1, validTo: 2,
-      supersededBy: 'f2', confidence: 0.9, createdAt: 1, degraded: true,
+      id: 'f1',
+      namespace: 'ns',
+      subject: 'user',
+      predicate: 'lives_in',
+      object: 'Lisbon',
+      text: 'lives in Lisbon',
+      sourceMessageIds: ['m1'],
+      validFrom: 1,
+      validTo: 2,
+      supersededBy: 'f2',
+      confidence: 0.9,
+      createdAt: 1,
+      degraded: true,
     };
     const cases: [object, object, string[]][] = [
       [message, copyMessage(message), messageFields],

@@ -55,21 +55,34 @@ function copyMetadata(metadata: Record<string, unknown>): Record<string, unknown
  */
 
 const MESSAGE_FIELDS = {
-  id: true, sessionId: true, namespace: true, seq: true, role: true, content: true, name: true, toolCalls: true, toolCallId: true, createdAt: true, metadata: true, tokens: true,
+  id: true,
+  sessionId: true,
+  namespace: true,
+  seq: true,
+  role: true,
+  content: true,
+  name: true,
+  toolCalls: true,
+  toolCallId: true,
+  createdAt: true,
+  metadata: true,
+  tokens: true,
 } satisfies Record<keyof StoredMessage, true>;
 
 /**
  * A message row built field by field (see above), placed `at` its session, namespace and seq,
  * with `content` and `metadata` as given and the tool calls and token count copied. Fields the record type does not have are left out.
  */
-export function messageRecord(
-  message: NewMessage,
-  at: Pick<StoredMessage, 'sessionId' | 'namespace' | 'seq'>,
-  content: string,
-  metadata: Record<string, unknown>,
-): StoredMessage {
+export function messageRecord(message: NewMessage, at: Pick<StoredMessage, 'sessionId' | 'namespace' | 'seq'>, content: string, metadata: Record<string, unknown>): StoredMessage {
   const row: StoredMessage = {
-    id: message.id, sessionId: at.sessionId, namespace: at.namespace, seq: at.seq, role: message.role, content, createdAt: message.createdAt, metadata,
+    id: message.id,
+    sessionId: at.sessionId,
+    namespace: at.namespace,
+    seq: at.seq,
+    role: message.role,
+    content,
+    createdAt: message.createdAt,
+    metadata,
   };
   if (message.name !== undefined) row.name = message.name;
   if (message.toolCalls !== undefined) row.toolCalls = message.toolCalls.map((call) => ({ id: call.id, name: call.name, args: copyData(call.args) }));
@@ -90,7 +103,16 @@ export function copySession(session: Session): Session {
 }
 
 const SUMMARY_FIELDS = {
-  id: true, sessionId: true, namespace: true, level: true, fromSeq: true, toSeq: true, text: true, sourceMessageIds: true, createdAt: true, degraded: true,
+  id: true,
+  sessionId: true,
+  namespace: true,
+  level: true,
+  fromSeq: true,
+  toSeq: true,
+  text: true,
+  sourceMessageIds: true,
+  createdAt: true,
+  degraded: true,
 } satisfies Record<keyof Summary, true>;
 
 /** The names of a summary's fields, as {@link copySummary} copies them. */
@@ -98,14 +120,33 @@ export const summaryFields = Object.keys(SUMMARY_FIELDS) as (keyof Summary)[];
 
 export function copySummary(summary: Summary): Summary {
   return {
-    id: summary.id, sessionId: summary.sessionId, namespace: summary.namespace, level: summary.level, fromSeq: summary.fromSeq, toSeq: summary.toSeq,
-    text: summary.text, sourceMessageIds: summary.sourceMessageIds.slice(), createdAt: summary.createdAt, degraded: summary.degraded,
+    id: summary.id,
+    sessionId: summary.sessionId,
+    namespace: summary.namespace,
+    level: summary.level,
+    fromSeq: summary.fromSeq,
+    toSeq: summary.toSeq,
+    text: summary.text,
+    sourceMessageIds: summary.sourceMessageIds.slice(),
+    createdAt: summary.createdAt,
+    degraded: summary.degraded,
   };
 }
 
 const FACT_FIELDS = {
-  id: true, namespace: true, subject: true, predicate: true, object: true, text: true, sourceMessageIds: true, validFrom: true, validTo: true, supersededBy: true,
-  confidence: true, createdAt: true, degraded: true,
+  id: true,
+  namespace: true,
+  subject: true,
+  predicate: true,
+  object: true,
+  text: true,
+  sourceMessageIds: true,
+  validFrom: true,
+  validTo: true,
+  supersededBy: true,
+  confidence: true,
+  createdAt: true,
+  degraded: true,
 } satisfies Record<keyof Fact, true>;
 
 /** The names of a fact's fields, as {@link copyFact} copies them. */
@@ -113,8 +154,17 @@ export const factFields = Object.keys(FACT_FIELDS) as (keyof Fact)[];
 
 export function copyFact(fact: Fact): Fact {
   const copy: Fact = {
-    id: fact.id, namespace: fact.namespace, subject: fact.subject, predicate: fact.predicate, object: fact.object, text: fact.text,
-    sourceMessageIds: fact.sourceMessageIds.slice(), validFrom: fact.validFrom, confidence: fact.confidence, createdAt: fact.createdAt, degraded: fact.degraded,
+    id: fact.id,
+    namespace: fact.namespace,
+    subject: fact.subject,
+    predicate: fact.predicate,
+    object: fact.object,
+    text: fact.text,
+    sourceMessageIds: fact.sourceMessageIds.slice(),
+    validFrom: fact.validFrom,
+    confidence: fact.confidence,
+    createdAt: fact.createdAt,
+    degraded: fact.degraded,
   };
   if (fact.validTo !== undefined) copy.validTo = fact.validTo;
   if (fact.supersededBy !== undefined) copy.supersededBy = fact.supersededBy;

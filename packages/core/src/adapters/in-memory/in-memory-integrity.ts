@@ -29,7 +29,10 @@ function addSlot(slots: Map<string, Map<string, { subject: string; predicate: st
 /** Each slot the batch touched, read through the slot index (an import touches thousands; a namespace holds many more). */
 function assertOneCurrent(tables: InMemoryTables, namespace: string, touched: ReadonlyMap<string, { subject: string; predicate: string }>): void {
   for (const { subject, predicate } of touched.values()) {
-    const ids = tables.slotFacts(namespace, subject, predicate).filter(isCurrentFact).map((f) => f.id);
+    const ids = tables
+      .slotFacts(namespace, subject, predicate)
+      .filter(isCurrentFact)
+      .map((f) => f.id);
     if (ids.length <= 1) continue;
     throw new StrataError('CONFLICT', `fact slot ${namespace} / ${subject} / ${predicate} would have ${ids.length} current facts (${ids.join(', ')})`, {
       hint: 'Another writer changed this slot meanwhile: re-read the slot and reconcile again (the job queue retries this).',

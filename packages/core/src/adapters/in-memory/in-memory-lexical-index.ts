@@ -48,9 +48,7 @@ export class InMemoryLexicalIndex {
       if (index === undefined) continue;
       for (const hit of index.search(query.text, query.k, accept)) hits.push({ kind, id: hit.id, score: hit.score });
     }
-    return hits
-      .sort((a, b) => b.score - a.score || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0))
-      .slice(0, Math.max(0, Math.floor(query.k)));
+    return hits.sort((a, b) => b.score - a.score || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0)).slice(0, Math.max(0, Math.floor(query.k)));
   }
 
   /** Drops every namespace's documents. */

@@ -69,10 +69,7 @@ export function selectSummaries(tables: InMemoryTables, filter: SummaryFilter): 
     .filter((summary) => level === undefined || summary.level === level)
     .filter((summary) => minToSeq === undefined || summary.toSeq >= minToSeq)
     .filter((summary) => sources === undefined || summary.sourceMessageIds.some((id) => sources.has(id)))
-    .sort(
-      (a, b) =>
-        compareIds(a.sessionId, b.sessionId) || a.fromSeq - b.fromSeq || a.toSeq - b.toSeq || compareIds(a.id, b.id),
-    );
+    .sort((a, b) => compareIds(a.sessionId, b.sessionId) || a.fromSeq - b.fromSeq || a.toSeq - b.toSeq || compareIds(a.id, b.id));
 }
 
 export function selectFacts(tables: InMemoryTables, filter: FactFilter): Fact[] {

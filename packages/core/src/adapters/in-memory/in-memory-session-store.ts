@@ -3,16 +3,7 @@ import type { StoredMessage } from '../../domain/message.js';
 import type { Session } from '../../domain/session.js';
 import { StrataError } from '../../errors/strata-error.js';
 import type { LexicalHit, LexicalIndex, LexicalQuery } from '../../ports/lexical-index.js';
-import type {
-  FactFilter,
-  JobFilter,
-  MessageFilter,
-  SessionFilter,
-  SessionStore,
-  SummaryFilter,
-  WriteBatch,
-  WriteReceipt,
-} from '../../ports/session-store.js';
+import type { FactFilter, JobFilter, MessageFilter, SessionFilter, SessionStore, SummaryFilter, WriteBatch, WriteReceipt } from '../../ports/session-store.js';
 import type { Topic, TopicStorage, TurnLink } from '../../domain/topic.js';
 import type { LinkFilter, TopicFilter, TopicOp, TopicStore } from '../../ports/topic-store.js';
 import { applyStoreOp } from './in-memory-apply-op.js';

@@ -42,7 +42,12 @@ export class InMemoryKnowledgeBase implements KnowledgeBase {
     const { indices, values } = nonZerosOf(toUnit(query.vector));
     const filter = toRowFilter(query.filter);
     const partitions = this.partitionsOf(query.filter.namespace, query.filter.kinds);
-    const top = new TopK(Math.min(k, partitions.reduce((sum, partition) => sum + partition.live, 0)));
+    const top = new TopK(
+      Math.min(
+        k,
+        partitions.reduce((sum, partition) => sum + partition.live, 0),
+      ),
+    );
     if (top.k === 0) return [];
     // One top-k across the partitions: the best of the first (turns) raises the bar for the next.
     for (const partition of partitions) offerPartition(partition, indices, values, filter, top);

@@ -10,8 +10,7 @@ const FLOAT32_MAX = 3.4028234663852886e38;
 
 /** The fix for a dimension mismatch: the vectors come from another embeddings model. */
 export const REINDEX_HINT =
-  'The embeddings model probably changed. Run memory.reindex() into a fresh knowledge base (a new file or collection), ' +
-  'or configure the embeddings model that built this index.';
+  'The embeddings model probably changed. Run memory.reindex() into a fresh knowledge base (a new file or collection), ' + 'or configure the embeddings model that built this index.';
 
 const show = (value: unknown): string => JSON.stringify(value) ?? String(value);
 

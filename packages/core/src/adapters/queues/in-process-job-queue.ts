@@ -205,12 +205,15 @@ export class InProcessJobQueue implements JobQueue {
     }
     entry.state = this.closed ? 'queued' : 'waiting';
     if (this.closed) return;
-    entry.timer = setTimeout(() => {
-      entry.timer = undefined;
-      entry.state = 'queued';
-      this.ready.push(entry);
-      this.pump();
-    }, this.backoffMs * 2 ** (entry.attempts - 1));
+    entry.timer = setTimeout(
+      () => {
+        entry.timer = undefined;
+        entry.state = 'queued';
+        this.ready.push(entry);
+        this.pump();
+      },
+      this.backoffMs * 2 ** (entry.attempts - 1),
+    );
     // A pending retry alone must not keep the process alive, unless someone awaits drain().
     if (this.drainWaiters.length === 0) entry.timer.unref();
   }

@@ -3,8 +3,18 @@ import type { Fact } from '../../domain/derived.js';
 import { planDegradedRemoval } from './plan-degraded-removal.js';
 
 const fact = (id: string, object: string, validFrom: number, sources: string[], extra: Partial<Fact> = {}): Fact => ({
-  id, namespace: 'n', subject: 'user', predicate: 'lives_in', object, text: `User lives in ${object}.`, sourceMessageIds: sources,
-  validFrom, confidence: 0.8, createdAt: validFrom, degraded: false, ...extra,
+  id,
+  namespace: 'n',
+  subject: 'user',
+  predicate: 'lives_in',
+  object,
+  text: `User lives in ${object}.`,
+  sourceMessageIds: sources,
+  validFrom,
+  confidence: 0.8,
+  createdAt: validFrom,
+  degraded: false,
+  ...extra,
 });
 
 describe('planDegradedRemoval', () => {

@@ -47,6 +47,9 @@ export function planDegradedRemoval(input: DegradedRemovalInput): DegradedRemova
       changed.add(spliced.id);
     }
   }
-  const put = [...changed].filter((id) => !deleted.has(id)).map((id) => working.get(id)).filter((f): f is Fact => f !== undefined);
+  const put = [...changed]
+    .filter((id) => !deleted.has(id))
+    .map((id) => working.get(id))
+    .filter((f): f is Fact => f !== undefined);
   return { deleted: [...deleted], put };
 }

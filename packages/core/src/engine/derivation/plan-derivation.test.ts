@@ -2,20 +2,34 @@ import { describe, expect, it } from 'vitest';
 import { planConsolidation, planIngest, planSummaries, type TurnCost } from './plan-derivation.js';
 
 const policy = { maxMessages: 6, maxTokens: 1000, minMessages: 2, batchMessages: 3 };
-const turns = (from: number, to: number, tokens = 10): TurnCost[] =>
-  Array.from({ length: to - from + 1 }, (_, i) => ({ seq: from + i, tokens }));
+const turns = (from: number, to: number, tokens = 10): TurnCost[] => Array.from({ length: to - from + 1 }, (_, i) => ({ seq: from + i, tokens }));
 
 describe('planSummaries', () => {
   it.each([
     { name: 'window not full', uncovered: turns(1, 6), covered: [], expected: [] },
     { name: 'one over -> one full batch', uncovered: turns(1, 7), covered: [], expected: [{ fromSeq: 1, toSeq: 3 }] },
-    { name: 'far over -> consecutive batches', uncovered: turns(1, 13), covered: [], expected: [{ fromSeq: 1, toSeq: 3 }, { fromSeq: 4, toSeq: 6 }, { fromSeq: 7, toSeq: 9 }] },
+    {
+      name: 'far over -> consecutive batches',
+      uncovered: turns(1, 13),
+      covered: [],
+      expected: [
+        { fromSeq: 1, toSeq: 3 },
+        { fromSeq: 4, toSeq: 6 },
+        { fromSeq: 7, toSeq: 9 },
+      ],
+    },
     { name: 'tail after coverage', uncovered: turns(11, 17), covered: [{ fromSeq: 1, toSeq: 10 }], expected: [{ fromSeq: 11, toSeq: 13 }] },
     {
       name: 'holes are re-summarized; a deleted seq does not split them, a covered range does',
       uncovered: [{ seq: 2, tokens: 1 }, { seq: 4, tokens: 1 }, { seq: 7, tokens: 1 }, ...turns(21, 22)],
-      covered: [{ fromSeq: 5, toSeq: 6 }, { fromSeq: 8, toSeq: 20 }],
-      expected: [{ fromSeq: 2, toSeq: 4 }, { fromSeq: 7, toSeq: 7 }],
+      covered: [
+        { fromSeq: 5, toSeq: 6 },
+        { fromSeq: 8, toSeq: 20 },
+      ],
+      expected: [
+        { fromSeq: 2, toSeq: 4 },
+        { fromSeq: 7, toSeq: 7 },
+      ],
     },
   ])('$name', ({ uncovered, covered, expected }) => {
     expect(planSummaries(uncovered, covered, policy)).toEqual(expected);
@@ -62,15 +76,23 @@ describe('planIngest', () => {
     { last: 0, through: 0, max: 50, expected: [] },
     { last: 3, through: 0, max: 50, expected: [{ fromSeq: 1, toSeq: 3 }] },
     { last: 3, through: 3, max: 50, expected: [] },
-    { last: 120, through: 10, max: 50, expected: [{ fromSeq: 11, toSeq: 60 }, { fromSeq: 61, toSeq: 110 }, { fromSeq: 111, toSeq: 120 }] },
+    {
+      last: 120,
+      through: 10,
+      max: 50,
+      expected: [
+        { fromSeq: 11, toSeq: 60 },
+        { fromSeq: 61, toSeq: 110 },
+        { fromSeq: 111, toSeq: 120 },
+      ],
+    },
   ])('last=$last through=$through', ({ last, through, max, expected }) => {
     expect(planIngest(last, through, max)).toEqual(expected);
   });
 });
 
 describe('planConsolidation', () => {
-  const summaries = (n: number, start = 1) =>
-    Array.from({ length: n }, (_, i) => ({ id: `s${i}`, fromSeq: start + i * 10, toSeq: start + i * 10 + 9 }));
+  const summaries = (n: number, start = 1) => Array.from({ length: n }, (_, i) => ({ id: `s${i}`, fromSeq: start + i * 10, toSeq: start + i * 10 + 9 }));
 
   it('does nothing at or under maxSummaries', () => {
     expect(planConsolidation(0, summaries(4), [], 4)).toEqual([]);

@@ -96,12 +96,7 @@ export interface SummaryRange extends SeqRange {
  * always covers seq 1..toSeq without a hole.
  * @returns the summaries to fold, oldest first, or [] when nothing is due.
  */
-export function planConsolidation(
-  synopsisToSeq: number,
-  summaries: readonly SummaryRange[],
-  uncoveredSeqs: readonly number[],
-  maxSummaries: number,
-): SummaryRange[] {
+export function planConsolidation(synopsisToSeq: number, summaries: readonly SummaryRange[], uncoveredSeqs: readonly number[], maxSummaries: number): SummaryRange[] {
   const after = summaries.filter((s) => s.fromSeq > synopsisToSeq).sort((a, b) => a.fromSeq - b.fromSeq);
   if (after.length <= maxSummaries) return [];
   const foldCount = after.length - Math.ceil(maxSummaries / 2);

@@ -4,7 +4,13 @@ import type { ExtractedFact } from '../../domain/jobs.js';
 import { isSameObject, reconcileFacts } from './reconcile-facts.js';
 
 const said = (predicate: string, object: string, at: number, id = `m${at}`): ExtractedFact => ({
-  subject: 'user', predicate, object, text: `User ${predicate} ${object}.`, sourceMessageIds: [id], validFrom: at, confidence: 0.8,
+  subject: 'user',
+  predicate,
+  object,
+  text: `User ${predicate} ${object}.`,
+  sourceMessageIds: [id],
+  validFrom: at,
+  confidence: 0.8,
 });
 
 const run = (existing: Fact[], incoming: ExtractedFact[]) => reconcileFacts({ namespace: 'n', existing, incoming, now: 1000, degraded: false });

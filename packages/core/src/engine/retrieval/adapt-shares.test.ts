@@ -21,7 +21,15 @@ describe('adaptShares', () => {
   });
 
   it('bestCoverage counts distinct query terms held by the best text', () => {
-    expect(bestCoverage(['a', 'b', 'b', 'c', 'd'], [['a', 'a'], ['b', 'c', 'x']])).toBe(0.5);
+    expect(
+      bestCoverage(
+        ['a', 'b', 'b', 'c', 'd'],
+        [
+          ['a', 'a'],
+          ['b', 'c', 'x'],
+        ],
+      ),
+    ).toBe(0.5);
     expect(bestCoverage([], [['a']])).toBe(0);
   });
 });

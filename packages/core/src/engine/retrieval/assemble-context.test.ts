@@ -3,7 +3,14 @@ import { assembleContext, type ContextItem, type Section } from './assemble-cont
 
 const item = (section: Section, id: string, tokens: number, order: number, extra: Partial<ContextItem> = {}): ContextItem => ({
   kind: section === 'recent' ? 'turn' : section === 'facts' ? 'fact' : 'summary',
-  id, tier: section === 'recent' ? 'immediate' : 'long-term', section, tokens, order, sourceMessageIds: [id], reason: 'test', ...extra,
+  id,
+  tier: section === 'recent' ? 'immediate' : 'long-term',
+  section,
+  tokens,
+  order,
+  sourceMessageIds: [id],
+  reason: 'test',
+  ...extra,
 });
 
 const base = {
@@ -99,6 +106,11 @@ describe('assembleContext: the current turn', () => {
     expect(out.included.facts).toEqual([]);
     expect(out.tokens).toBe(510);
     expect(out.manifest.find((m) => m.id === 't3')?.reason).toMatch(/kept over the budget/);
-    expect(out.manifest.filter((m) => m.included).map((m) => m.id).sort()).toEqual(['t2', 't3']);
+    expect(
+      out.manifest
+        .filter((m) => m.included)
+        .map((m) => m.id)
+        .sort(),
+    ).toEqual(['t2', 't3']);
   });
 });

@@ -3,7 +3,10 @@ import { fuseRankings } from './fuse-rankings.js';
 
 describe('fuseRankings', () => {
   it('ranks an id found by both lists above ids found by one', () => {
-    const fused = fuseRankings([['a', 'b', 'c'], ['c', 'd']]);
+    const fused = fuseRankings([
+      ['a', 'b', 'c'],
+      ['c', 'd'],
+    ]);
     expect(fused[0]?.id).toBe('c');
     expect(fused.map((f) => f.id).sort()).toEqual(['a', 'b', 'c', 'd']);
   });
@@ -14,7 +17,14 @@ describe('fuseRankings', () => {
   });
 
   it('weights each list; a list of weight 0 adds nothing', () => {
-    const fused = fuseRankings([['a', 'b'], ['c', 'b']], 60, [1, 0.5]);
+    const fused = fuseRankings(
+      [
+        ['a', 'b'],
+        ['c', 'b'],
+      ],
+      60,
+      [1, 0.5],
+    );
     expect(fused.map((f) => f.id)).toEqual(['b', 'a', 'c']);
     expect(fused[0]?.score).toBeCloseTo(1 / 62 + 0.5 / 62, 10);
     expect(fused[2]?.score).toBeCloseTo(0.5 / 61, 10);

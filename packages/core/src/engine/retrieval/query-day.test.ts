@@ -39,9 +39,29 @@ describe('isAboutDay', () => {
 describe('isAboutDay skips the date parser only for texts that name no date', () => {
   const at = Date.UTC(2025, 2, 2, 10);
   it.each([
-    'See you tomorrow.', 'It was yesterday.', 'Tonight we cook.', 'this morning at the market', 'in two weeks', 'three days ago',
-    'a fortnight from now', 'next month', 'over the weekend', 'on the 5th', '2025-03-04', '3/4/2025', 'March 3rd', 'Mar 3', 'on Tue',
-    'next Wednesday', 'last Thursday evening', 'at noon', 'in an hour', 'in 5 minutes', 'Sept 9', 'in a year', 'next quarter',
+    'See you tomorrow.',
+    'It was yesterday.',
+    'Tonight we cook.',
+    'this morning at the market',
+    'in two weeks',
+    'three days ago',
+    'a fortnight from now',
+    'next month',
+    'over the weekend',
+    'on the 5th',
+    '2025-03-04',
+    '3/4/2025',
+    'March 3rd',
+    'Mar 3',
+    'on Tue',
+    'next Wednesday',
+    'last Thursday evening',
+    'at noon',
+    'in an hour',
+    'in 5 minutes',
+    'Sept 9',
+    'in a year',
+    'next quarter',
   ])('%s: same answer as the parser for every day it could name', (text) => {
     const resolved = resolveRelativeDate(text, at);
     const key = resolved !== undefined && resolved.precision === 'day' ? `${String(resolved.month).padStart(2, '0')}-${String(resolved.day).padStart(2, '0')}` : undefined;

@@ -6,7 +6,8 @@ export interface QueryDay {
   key: string;
 }
 
-const CALENDAR_WORD = /\d|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)day|yesterday|weekend)\b/i;
+const CALENDAR_WORD =
+  /\d|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)day|yesterday|weekend)\b/i;
 
 const keyOf = (month: number, day: number): string => `${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 
@@ -28,7 +29,8 @@ export function queryDayOf(query: string, now: number): QueryDay | undefined {
  * and weekday stems, casual days, time units); a text with none of them names no date, and
  * the parser (about 0.1 ms a text) is skipped.
  */
-const DATE_HINT = /\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|\b(?:now|today|tonight|tomorrow|tmrw?|yesterday|morning|afternoon|evening|night|noon|midnight|sec|second|min|minute|hour|hr|day|week|weekend|wk|fortnight|month|mo|quarter|year|yr|decade)s?\b/i;
+const DATE_HINT =
+  /\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|\b(?:now|today|tonight|tomorrow|tmrw?|yesterday|morning|afternoon|evening|night|noon|midnight|sec|second|min|minute|hour|hr|day|week|weekend|wk|fortnight|month|mo|quarter|year|yr|decade)s?\b/i;
 
 /** Mentioned days by written time and text: ranking asks about the same candidates again and again. */
 const MENTIONED_LIMIT = 20_000;

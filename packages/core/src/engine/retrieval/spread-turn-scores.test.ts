@@ -13,7 +13,14 @@ describe('spreadTurnScores', () => {
 
   it('adds up what a turn receives: a reply between two hits outranks each hit', () => {
     const turns = [turn('q1', 1), turn('answer', 2), turn('q2', 3)];
-    const out = spreadTurnScores(turns, new Map([['q1', 5], ['q2', 5]]), { neighbourShare: 0.7, speakerBoost: 0, queryWords: new Set() });
+    const out = spreadTurnScores(
+      turns,
+      new Map([
+        ['q1', 5],
+        ['q2', 5],
+      ]),
+      { neighbourShare: 0.7, speakerBoost: 0, queryWords: new Set() },
+    );
     expect(out[0]).toEqual({ id: 'answer', score: 7 });
   });
 
@@ -25,7 +32,10 @@ describe('spreadTurnScores', () => {
 
   it('boosts the turns of a speaker the query names, whole names only', () => {
     const turns = [turn('ana', 1, 'Ana Silva'), turn('bo', 5, 'Bo')];
-    const scores = new Map([['ana', 1], ['bo', 1.5]]);
+    const scores = new Map([
+      ['ana', 1],
+      ['bo', 1.5],
+    ]);
     const boosted = spreadTurnScores(turns, scores, { neighbourShare: 0, speakerBoost: 1, queryWords: words('What did Ana paint?') });
     expect(boosted.map((o) => o.id)).toEqual(['ana', 'bo']);
     expect(boosted[0]?.score).toBe(2);
@@ -35,7 +45,15 @@ describe('spreadTurnScores', () => {
 
   it('with no share and no boost keeps the lexical order', () => {
     const turns = [turn('x', 1), turn('y', 2), turn('z', 3)];
-    const out = spreadTurnScores(turns, new Map([['x', 1], ['y', 3], ['z', 2]]), { neighbourShare: 0, speakerBoost: 0, queryWords: new Set() });
+    const out = spreadTurnScores(
+      turns,
+      new Map([
+        ['x', 1],
+        ['y', 3],
+        ['z', 2],
+      ]),
+      { neighbourShare: 0, speakerBoost: 0, queryWords: new Set() },
+    );
     expect(out.map((o) => o.id)).toEqual(['y', 'z', 'x']);
   });
 });

@@ -6,7 +6,17 @@ const HOUR = 3_600_000;
 const policy = { baseHalfLifeMs: 10 * HOUR, accessesPerDoubling: 2, maxHalfLifeMs: 80 * HOUR, longTermHalfLifeMs: 40 * HOUR, floor: 0.1 };
 
 const topic = (id: string, over: Partial<Topic> = {}): Topic => ({
-  id, sessionId: 's', namespace: 'ns', title: id, importance: 0.8, accessCount: 0, lastActiveAt: 0, createdAt: 0, centroid: [], vectorCount: 0, ...over,
+  id,
+  sessionId: 's',
+  namespace: 'ns',
+  title: id,
+  importance: 0.8,
+  accessCount: 0,
+  lastActiveAt: 0,
+  createdAt: 0,
+  centroid: [],
+  vectorCount: 0,
+  ...over,
 });
 
 describe('halfLifeOf', () => {
@@ -57,7 +67,10 @@ describe('touchTopics', () => {
   it('counts an access, reactivates, and reports which were cold', () => {
     const { topics, returned } = touchTopics([topic('a', { coldSince: 9, lastActiveAt: 5 }), topic('b', { accessCount: 3, lastActiveAt: 50 })], 40);
     expect(returned).toEqual(['a']);
-    expect(topics.map((t) => [t.id, t.accessCount, t.lastActiveAt, t.coldSince])).toEqual([['a', 1, 40, undefined], ['b', 4, 50, undefined]]);
+    expect(topics.map((t) => [t.id, t.accessCount, t.lastActiveAt, t.coldSince])).toEqual([
+      ['a', 1, 40, undefined],
+      ['b', 4, 50, undefined],
+    ]);
     expect('coldSince' in (topics[0] ?? {})).toBe(false);
   });
 });

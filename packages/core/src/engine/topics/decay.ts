@@ -40,9 +40,7 @@ export function assessTopic(topic: Pick<Topic, 'importance' | 'accessCount' | 'l
  * topics are not listed: they return only when touched (see {@link touchTopics}).
  */
 export function planDecay(topics: readonly Topic[], now: number, policy: DecayPolicy, keep: ReadonlySet<string> = new Set()): Topic[] {
-  return topics
-    .filter((t) => t.coldSince === undefined && !keep.has(t.id) && assessTopic(t, now, policy).priority < policy.floor)
-    .map((t) => ({ ...t, coldSince: now }));
+  return topics.filter((t) => t.coldSince === undefined && !keep.has(t.id) && assessTopic(t, now, policy).priority < policy.floor).map((t) => ({ ...t, coldSince: now }));
 }
 
 /**

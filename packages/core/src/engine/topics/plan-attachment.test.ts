@@ -11,10 +11,26 @@ const turn = (seq: number, role: Role, vector: number[] = [], content = `turn ${
   vector,
 });
 const topic = (id: string, centroid: number[], over: Partial<Topic> = {}): Topic => ({
-  id, sessionId: 's', namespace: 'ns', title: id, importance: 0.5, accessCount: 0, lastActiveAt: 0, createdAt: 0, centroid, vectorCount: 1, ...over,
+  id,
+  sessionId: 's',
+  namespace: 'ns',
+  title: id,
+  importance: 0.5,
+  accessCount: 0,
+  lastActiveAt: 0,
+  createdAt: 0,
+  centroid,
+  vectorCount: 1,
+  ...over,
 });
 const link = (seq: number, role: Role, parentSeq: number | null, topicId: string): TurnLink => ({
-  messageId: `m${seq}`, sessionId: 's', namespace: 'ns', seq, role, parentId: parentSeq === null ? null : `m${parentSeq}`, topicId,
+  messageId: `m${seq}`,
+  sessionId: 's',
+  namespace: 'ns',
+  seq,
+  role,
+  parentId: parentSeq === null ? null : `m${parentSeq}`,
+  topicId,
 });
 const input = (over: Partial<AttachInput>): AttachInput => ({ sessionId: 's', namespace: 'ns', topics: [], links: [], turns: [], chosenParents: new Map(), policy, ...over });
 /** `seq:parentSeq@topic` per new link, for compact tables. */
@@ -68,11 +84,13 @@ describe('planAttachment', () => {
   });
 
   it('returning to another topic is an access and brings a cold topic back; continuing is not', () => {
-    const plan = planAttachment(input({
-      topics: [topic('ta', X, { coldSince: 5, accessCount: 1 }), topic('tb', Y)],
-      links: [link(1, 'user', null, 'ta'), link(2, 'assistant', 1, 'ta'), link(3, 'user', 2, 'tb'), link(4, 'assistant', 3, 'tb')],
-      turns: [turn(5, 'user', Y), turn(6, 'assistant', Y), turn(7, 'user', X)],
-    }));
+    const plan = planAttachment(
+      input({
+        topics: [topic('ta', X, { coldSince: 5, accessCount: 1 }), topic('tb', Y)],
+        links: [link(1, 'user', null, 'ta'), link(2, 'assistant', 1, 'ta'), link(3, 'user', 2, 'tb'), link(4, 'assistant', 3, 'tb')],
+        turns: [turn(5, 'user', Y), turn(6, 'assistant', Y), turn(7, 'user', X)],
+      }),
+    );
     const byId = new Map(plan.topics.map((t) => [t.id, t]));
     expect(plan.returned).toEqual(['ta']);
     expect(byId.get('ta')).toMatchObject({ accessCount: 2, lastActiveAt: 7000 });

@@ -50,7 +50,7 @@ export function planAttachment(input: AttachInput): AttachPlan {
     const previous = before[before.length - 1];
     const parentId = turn.role === 'user' ? userParent(input, turn, before, byId) : (previous?.messageId ?? null);
     const parentTopic = parentId === null ? undefined : byId.get(parentId)?.topicId;
-    const joined = turn.role === 'user' ? similarTopic([...topics.values()], vector, input.policy) ?? (vector.length ? undefined : parentTopic) : parentTopic;
+    const joined = turn.role === 'user' ? (similarTopic([...topics.values()], vector, input.policy) ?? (vector.length ? undefined : parentTopic)) : parentTopic;
     let topic = joined === undefined ? undefined : topics.get(joined);
     if (topic === undefined) topic = openTopic(input, turn);
     else if (turn.role === 'user' && topic.id !== previous?.topicId) {
@@ -58,7 +58,12 @@ export function planAttachment(input: AttachInput): AttachPlan {
       const { coldSince: _cold, ...active } = topic;
       topic = { ...active, accessCount: topic.accessCount + 1 };
     }
-    topic = { ...topic, lastActiveAt: Math.max(topic.lastActiveAt, turn.createdAt), centroid: foldIntoCentroid(topic.centroid, topic.vectorCount, vector), vectorCount: topic.vectorCount + (vector.length ? 1 : 0) };
+    topic = {
+      ...topic,
+      lastActiveAt: Math.max(topic.lastActiveAt, turn.createdAt),
+      centroid: foldIntoCentroid(topic.centroid, topic.vectorCount, vector),
+      vectorCount: topic.vectorCount + (vector.length ? 1 : 0),
+    };
     topics.set(topic.id, topic);
     changed.add(topic.id);
     const link: TurnLink = { messageId: turn.id, sessionId: input.sessionId, namespace: input.namespace, seq: turn.seq, role: turn.role, parentId, topicId: topic.id };

@@ -46,5 +46,8 @@ function escapeLabel(text: string, max: number): string {
   const line = text.replace(/\s+/g, ' ').trim();
   const cut = line.length <= max ? line : `${line.slice(0, max - 1)}…`;
   // '#' first: Mermaid reads #name; and #123; in a label as entities, so a typed one must not become one
-  return cut.replace(/#/g, '#35;').replace(/"/g, '#quot;').replace(/[<>[\]{}|]/g, ' ');
+  return cut
+    .replace(/#/g, '#35;')
+    .replace(/"/g, '#quot;')
+    .replace(/[<>[\]{}|]/g, ' ');
 }

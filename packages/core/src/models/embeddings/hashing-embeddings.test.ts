@@ -32,12 +32,9 @@ describe('HashingEmbeddings', () => {
     expect(await other.embedQuery('My sister Anna lives in Rome.')).toEqual(document);
   });
 
-  it.each(['I live in Berlin', 'jazz', 'The quick brown fox jumps over the lazy dog, twice! 42'])(
-    '%j has unit norm',
-    async (text) => {
-      expect(norm(await embeddings.embedQuery(text))).toBeCloseTo(1, 10);
-    },
-  );
+  it.each(['I live in Berlin', 'jazz', 'The quick brown fox jumps over the lazy dog, twice! 42'])('%j has unit norm', async (text) => {
+    expect(norm(await embeddings.embedQuery(text))).toBeCloseTo(1, 10);
+  });
 
   it.each(['', '   ', 'the and of to', 'I am what I am'])('%j -> all zeros', async (text) => {
     expect(await embeddings.embedQuery(text)).toEqual(new Array(256).fill(0));

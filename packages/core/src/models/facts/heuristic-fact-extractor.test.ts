@@ -110,9 +110,7 @@ describe('HeuristicFactExtractor', () => {
       turn('I live in Berlin.', 'user', 'u1'),
     ];
     const facts = await extractor.extract({ turns, knownFacts: [] });
-    expect(facts).toEqual([
-      { subject: 'user', predicate: 'lives_in', object: 'Berlin', text: 'User lives in Berlin.', sourceMessageIds: ['u1'], validFrom: CREATED_AT, confidence: 0.85 },
-    ]);
+    expect(facts).toEqual([{ subject: 'user', predicate: 'lives_in', object: 'Berlin', text: 'User lives in Berlin.', sourceMessageIds: ['u1'], validFrom: CREATED_AT, confidence: 0.85 }]);
   });
 
   it('gives every fact its own turn as source, and keeps confidence in 0.5-0.9', async () => {

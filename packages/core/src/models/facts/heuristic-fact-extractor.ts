@@ -45,7 +45,10 @@ function draftsOfClause(clause: string, createdAt: number): FactDraft[] {
 
 /** The profile slot drafts of a text (about its speaker, or people they name), said at `createdAt`. */
 export function slotDraftsOf(text: string, createdAt: number): FactDraft[] {
-  const content = text.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/[ \t]+/g, ' ');
+  const content = text
+    .replace(/[’‘]/g, "'")
+    .replace(/[“”]/g, '"')
+    .replace(/[ \t]+/g, ' ');
   return splitSentences(content)
     .filter(isStatement)
     .flatMap((sentence) => sentence.split(CLAUSE_BREAK))

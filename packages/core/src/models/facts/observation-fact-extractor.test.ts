@@ -106,11 +106,15 @@ describe('which turns of a batch yield an observation', () => {
     (await extractor.extract({ turns, knownFacts: [] })).filter((fact) => fact.predicate.startsWith('observation:')).map((fact) => [fact.sourceMessageIds[0], fact.text]);
 
   it('keeps news about the speaker and drops reactions to it', async () => {
-    expect(await observed(talk(
-      'Last weekend I drove up to the lake with my brother and we caught three trout.',
-      "Wow, that's so cool! Caught three trout at the lake with your brother, lucky you.",
-      'Thanks! It was a great day with lots of fun.',
-    ))).toEqual([['t0', "In the week of 10 March 2024 Priya drove up to the lake with Priya's brother and Priya and others caught three trout."]]);
+    expect(
+      await observed(
+        talk(
+          'Last weekend I drove up to the lake with my brother and we caught three trout.',
+          "Wow, that's so cool! Caught three trout at the lake with your brother, lucky you.",
+          'Thanks! It was a great day with lots of fun.',
+        ),
+      ),
+    ).toEqual([['t0', "In the week of 10 March 2024 Priya drove up to the lake with Priya's brother and Priya and others caught three trout."]]);
   });
 
   it('drops a turn that mostly echoes the other speaker, not the same words said after something else', async () => {

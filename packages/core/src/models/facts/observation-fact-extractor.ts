@@ -23,8 +23,7 @@ const BAR = 6;
 
 /** How much a turn says about its speaker's life: the higher, the likelier a reader notes it. */
 export function informativenessOf({ signals, repeated }: ObservationDraft): number {
-  return Math.min(signals.content, 20) + 6 * Math.min(signals.anchors, 3) + 2.5 * Math.min(signals.times, 2)
-    + (signals.isGreeting ? 5 : 0) - (signals.isReaction ? 4 : 0) - 8 * repeated;
+  return Math.min(signals.content, 20) + 6 * Math.min(signals.anchors, 3) + 2.5 * Math.min(signals.times, 2) + (signals.isGreeting ? 5 : 0) - (signals.isReaction ? 4 : 0) - 8 * repeated;
 }
 
 /** Who "you" is for each speaker of a batch: the one other named speaker, when there is one. */
@@ -87,7 +86,11 @@ export class ObservationFactExtractor implements FactExtractor {
   async extract(input: ExtractInput): Promise<ExtractedFact[]> {
     const listenerOf = listenersOf(input.turns);
     const facts = (await this.#slots.extract(input)).map((fact) => withOpinionRetold(fact, input.turns, listenerOf));
-    facts.push(...observationDraftsOf(input.turns).filter((draft) => informativenessOf(draft) >= BAR).map((draft) => draft.fact));
+    facts.push(
+      ...observationDraftsOf(input.turns)
+        .filter((draft) => informativenessOf(draft) >= BAR)
+        .map((draft) => draft.fact),
+    );
     return facts;
   }
 }

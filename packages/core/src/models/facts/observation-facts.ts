@@ -9,15 +9,41 @@ import { retellInThirdPerson } from './third-person.js';
 
 // Openers that carry the chat's tone, not its content: "Yeah, ...", "Oh well, ...", "Btw ...".
 const OPENERS: ReadonlySet<string> = new Set([
-  'yeah', 'yes', 'yep', 'yup', 'well', 'oh', 'so', 'anyway', 'anyways', 'btw', 'also', 'and', 'but', 'actually', 'honestly',
-  'lol', 'haha', 'hey', 'wow', 'ah', 'um', 'uh', 'ok', 'okay', 'sure', 'totally', 'plus', 'now', 'guess', 'what',
+  'yeah',
+  'yes',
+  'yep',
+  'yup',
+  'well',
+  'oh',
+  'so',
+  'anyway',
+  'anyways',
+  'btw',
+  'also',
+  'and',
+  'but',
+  'actually',
+  'honestly',
+  'lol',
+  'haha',
+  'hey',
+  'wow',
+  'ah',
+  'um',
+  'uh',
+  'ok',
+  'okay',
+  'sure',
+  'totally',
+  'plus',
+  'now',
+  'guess',
+  'what',
 ]);
 const CONFIDENCE = 0.6;
 const OPINION = 'opinion_of:';
 // Slots a person holds one value of at a time, that a move or a new job replaces.
-const SINGLE_VALUED: ReadonlySet<string> = new Set([
-  'lives_in', 'hometown', 'job_title', 'employer', 'name', 'age', 'birthday', 'nationality', 'email', 'diet', 'partner',
-]);
+const SINGLE_VALUED: ReadonlySet<string> = new Set(['lives_in', 'hometown', 'job_title', 'employer', 'name', 'age', 'birthday', 'nationality', 'email', 'diet', 'partner']);
 
 function isOpinionOfSpeaker(draft: FactDraft): boolean {
   return draft.subject === undefined && draft.predicate.startsWith(OPINION);
@@ -51,7 +77,10 @@ function withoutOpeners(tokens: readonly ParsedToken[]): ParsedToken[] {
 }
 
 function asStatement(text: string): string {
-  const trimmed = text.trim().replace(/[\s,;:–—-]+$/u, '').replace(/[!.…]+$/u, '');
+  const trimmed = text
+    .trim()
+    .replace(/[\s,;:–—-]+$/u, '')
+    .replace(/[!.…]+$/u, '');
   return `${trimmed.charAt(0).toUpperCase()}${trimmed.slice(1)}.`;
 }
 
@@ -79,7 +108,6 @@ export interface ObservationDraft {
   /** Share of the statement's terms the previous turn already held (0..1). */
   repeated: number;
 }
-
 
 /** What is known around a turn of a dialogue. */
 export interface TurnSurroundings {

@@ -40,18 +40,21 @@ export function parseSentences(text: string): ParsedSentence[] {
   const sentences: ParsedSentence[] = [];
   for (const line of text.split(/\r?\n/)) {
     if (line.trim().length === 0) continue;
-    nlp.readDoc(line).sentences().each((sentence: ItemSentence) => {
-      const tokens = sentence.tokens();
-      const words: string[] = tokens.out(its.value);
-      const pos = tokens.out(its.pos);
-      // wink-nlp declares its.lemma with a signature its own `out` rejects; it is a token function.
-      const lemmas = tokens.out(its.lemma as unknown as ItsFunction<string>);
-      const spaces = tokens.out(its.precedingSpaces);
-      sentences.push({
-        text: sentence.out().trim(),
-        tokens: words.map((word, i) => ({ text: word, pos: pos[i] ?? 'X', lemma: lemmas[i] ?? word.toLowerCase(), space: spaces[i] ?? ' ' })),
+    nlp
+      .readDoc(line)
+      .sentences()
+      .each((sentence: ItemSentence) => {
+        const tokens = sentence.tokens();
+        const words: string[] = tokens.out(its.value);
+        const pos = tokens.out(its.pos);
+        // wink-nlp declares its.lemma with a signature its own `out` rejects; it is a token function.
+        const lemmas = tokens.out(its.lemma as unknown as ItsFunction<string>);
+        const spaces = tokens.out(its.precedingSpaces);
+        sentences.push({
+          text: sentence.out().trim(),
+          tokens: words.map((word, i) => ({ text: word, pos: pos[i] ?? 'X', lemma: lemmas[i] ?? word.toLowerCase(), space: spaces[i] ?? ' ' })),
+        });
       });
-    });
   }
   return sentences;
 }

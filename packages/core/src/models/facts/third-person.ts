@@ -2,7 +2,15 @@ import type { ParsedToken } from './parse-sentences.js';
 
 // Verb forms that follow "I" (or "you") but take another form after a name.
 const AFTER_I: Readonly<Record<string, string>> = {
-  am: 'is', "'m": 'is', are: 'is', "'re": 'is', were: 'was', have: 'has', "'ve": 'has', do: 'does', "'ll": 'will',
+  am: 'is',
+  "'m": 'is',
+  are: 'is',
+  "'re": 'is',
+  were: 'was',
+  have: 'has',
+  "'ve": 'has',
+  do: 'does',
+  "'ll": 'will',
 };
 const PLURAL_CLITICS: Readonly<Record<string, string>> = { "'re": 'are', "'ve": 'have', "'ll": 'will' };
 // Verbs that do not take an -s (modals) and words that may sit between "I" and its verb.

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { cutAtBoundary } from './cut-at-boundary.js';
 
-const upTo = (chars: number) => (text: string): boolean => text.length <= chars;
+const upTo =
+  (chars: number) =>
+  (text: string): boolean =>
+    text.length <= chars;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const boundaries = (text: string): Set<number> =>
-  new Set([...new Intl.Segmenter(undefined, { granularity: 'word' }).segment(text)].map((s) => s.index).concat(text.length));
+const boundaries = (text: string): Set<number> => new Set([...new Intl.Segmenter(undefined, { granularity: 'word' }).segment(text)].map((s) => s.index).concat(text.length));
 
 describe('cutAtBoundary', () => {
   it.each([

@@ -74,10 +74,7 @@ describe('ExtractiveSummarizer.summarize', () => {
 
   it('does not repeat the previous summary and prefers what is new', async () => {
     const previousSummary = 'User: I moved to Berlin last March. I work as a nurse at Charité.';
-    const batch = turns(
-      ['user', 'I moved to Berlin last March, as I said.'],
-      ['user', 'My sister Anna is visiting me in Hamburg next week.'],
-    );
+    const batch = turns(['user', 'I moved to Berlin last March, as I said.'], ['user', 'My sister Anna is visiting me in Hamburg next week.']);
     const { text } = await summarizer.summarize({ turns: batch, previousSummary, maxTokens: 20 });
     expect(text).toBe('[20 November 2026] User: My sister Anna is visiting me in Hamburg next week.');
   });

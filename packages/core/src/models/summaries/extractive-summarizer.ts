@@ -105,7 +105,13 @@ function selectWithinBudget(units: SummaryUnit[], maxTokens: number, tokens: Tok
 
 /** The previous summary's words, without its labels and days (they are not content). */
 function termsOfSummary(summary: string | undefined): Set<string> {
-  return new Set(analyzeText(parseSummaryLines(summary ?? '').map((line) => line.text).join('\n')));
+  return new Set(
+    analyzeText(
+      parseSummaryLines(summary ?? '')
+        .map((line) => line.text)
+        .join('\n'),
+    ),
+  );
 }
 
 function unitsOfTurns(turns: TranscriptTurn[], previousSummary: string | undefined): SummaryUnit[] {

@@ -16,12 +16,7 @@ describe('summary lines', () => {
     { day: '10 March 2025', label: 'Priya', text: 'The one on Elm Street.' },
     { day: undefined, label: undefined, text: 'No speaker here.' },
   ];
-  const text = [
-    '[3 March 2025] Priya: I started a pottery class.',
-    'Tomasz: Which studio?',
-    '[10 March 2025] Priya: The one on Elm Street.',
-    'No speaker here.',
-  ].join('\n');
+  const text = ['[3 March 2025] Priya: I started a pottery class.', 'Tomasz: Which studio?', '[10 March 2025] Priya: The one on Elm Street.', 'No speaker here.'].join('\n');
 
   it('writes the day once per run of lines on that day', () => {
     expect(renderSummaryLines(lines)).toBe(text);

@@ -37,7 +37,33 @@ describe('TiktokenTokenCounter', () => {
       return seed / 2_147_483_647;
     };
     // line starts and ends that pre-tokenize differently: spaces, slashes, punctuation, digits, marks, CRLF, tabs, other scripts
-    const pieces = ['\n', '\n\n', '\r\n', ' \n', '.\n', '!!\n', '/', '//', ' ', '  ', '\t', '- ', 'Word', 'word', "'s", '123', '4567', ',', 'é', '\u0301', '你好', '🤖', '\u00a0', '\u2028', '<|endoftext|>'];
+    const pieces = [
+      '\n',
+      '\n\n',
+      '\r\n',
+      ' \n',
+      '.\n',
+      '!!\n',
+      '/',
+      '//',
+      ' ',
+      '  ',
+      '\t',
+      '- ',
+      'Word',
+      'word',
+      "'s",
+      '123',
+      '4567',
+      ',',
+      'é',
+      '\u0301',
+      '你好',
+      '🤖',
+      '\u00a0',
+      '\u2028',
+      '<|endoftext|>',
+    ];
     // one reference encoder: building o200k's ranks costs about half a second each time
     const reference = new Tiktoken(o200kBase);
     for (let round = 0; round < 40; round++) {

@@ -22,9 +22,7 @@ type ResultOf<T extends JobRef['type']> = Extract<DeriveResult, { job: { type: T
 
 export async function applyResult(deps: MemoryDeps, result: DeriveResult): Promise<boolean> {
   if (result.job.rederive) {
-    return result.job.type === 'ingest'
-      ? applyRederivedFacts(deps, result as ResultOf<'ingest'>)
-      : applyRederivedSummary(deps, result as ResultOf<'summarize' | 'consolidate'>);
+    return result.job.type === 'ingest' ? applyRederivedFacts(deps, result as ResultOf<'ingest'>) : applyRederivedSummary(deps, result as ResultOf<'summarize' | 'consolidate'>);
   }
   switch (result.job.type) {
     case 'ingest':
@@ -71,15 +69,16 @@ async function applyIngest(deps: MemoryDeps, result: Extract<DeriveResult, { job
   const plan = reconcileFacts({ namespace: job.namespace, existing, incoming: facts, now, degraded: result.degraded });
   const receipt = await deps.store.write({
     unlessJobApplied: job.key,
-    ops: [{ type: 'putFacts', facts: plan.put }, { type: 'recordJobs', jobs: recordsOf(result, now) }],
+    ops: [
+      { type: 'putFacts', facts: plan.put },
+      { type: 'recordJobs', jobs: recordsOf(result, now) },
+    ],
   });
   if (!receipt.applied) return false;
   const vectorByText = new Map(facts.map((f) => [f.text, f.vector]));
   const created = plan.put.filter((f) => plan.created.includes(f.id));
   const entries: KnowledgeEntry[] = [
-    ...(indexesTurnVectors(deps) ? result.turnVectors : [])
-      .filter((t) => exists.has(t.id) && t.vector.length > 0)
-      .map((t) => entry(t.id, 'turn', job.namespace, job.sessionId, t.vector, true, now)),
+    ...(indexesTurnVectors(deps) ? result.turnVectors : []).filter((t) => exists.has(t.id) && t.vector.length > 0).map((t) => entry(t.id, 'turn', job.namespace, job.sessionId, t.vector, true, now)),
     ...created.map((f) => entry(f.id, 'fact', f.namespace, null, vectorByText.get(f.text) ?? [], f.validTo === undefined, f.createdAt)),
   ].filter((e) => e.vector.length > 0);
   if (entries.length) await deps.knowledge.upsert(entries);
@@ -100,9 +99,7 @@ async function factsOfSlots(deps: MemoryDeps, namespace: string, facts: readonly
       return [slotKey(subject, predicate), { subject, predicate }] as const;
     }),
   );
-  const lists = await Promise.all(
-    [...slots.values()].map(({ subject, predicate }) => deps.store.facts({ namespace, subject, predicate })),
-  );
+  const lists = await Promise.all([...slots.values()].map(({ subject, predicate }) => deps.store.facts({ namespace, subject, predicate })));
   return lists.flat();
 }
 
@@ -116,7 +113,10 @@ async function applySummary(deps: MemoryDeps, result: Extract<DeriveResult, { jo
   const summary = summaryOf('batch', result, times, now);
   const receipt = await deps.store.write({
     unlessJobApplied: job.key,
-    ops: [{ type: 'putSummaries', summaries: [summary] }, { type: 'recordJobs', jobs: recordsOf(result, now) }],
+    ops: [
+      { type: 'putSummaries', summaries: [summary] },
+      { type: 'recordJobs', jobs: recordsOf(result, now) },
+    ],
   });
   if (!receipt.applied) return false;
   if (result.vector.length) await deps.knowledge.upsert([entry(summary.id, 'summary', job.namespace, job.sessionId, result.vector, true, summary.createdAt)]);
@@ -135,11 +135,7 @@ async function applySynopsis(deps: MemoryDeps, result: Extract<DeriveResult, { j
   const synopsis = summaryOf('synopsis', result, times, now);
   const receipt = await deps.store.write({
     unlessJobApplied: job.key,
-    ops: [
-      ...(current ? [{ type: 'delete' as const, summaries: [current.id] }] : []),
-      { type: 'putSummaries', summaries: [synopsis] },
-      { type: 'recordJobs', jobs: recordsOf(result, now) },
-    ],
+    ops: [...(current ? [{ type: 'delete' as const, summaries: [current.id] }] : []), { type: 'putSummaries', summaries: [synopsis] }, { type: 'recordJobs', jobs: recordsOf(result, now) }],
   });
   if (!receipt.applied) return false;
   if (current) await deps.knowledge.delete({ ids: [current.id] });
@@ -164,14 +160,6 @@ function summaryOf(level: SummaryLevel, result: ResultOf<'summarize' | 'consolid
   };
 }
 
-function entry(
-  id: string,
-  kind: KnowledgeEntry['kind'],
-  namespace: string,
-  sessionId: string | null,
-  vector: number[],
-  current: boolean,
-  createdAt: number,
-): KnowledgeEntry {
+function entry(id: string, kind: KnowledgeEntry['kind'], namespace: string, sessionId: string | null, vector: number[], current: boolean, createdAt: number): KnowledgeEntry {
   return { id, kind, namespace, sessionId, vector, current, createdAt };
 }

@@ -97,7 +97,10 @@ export class ProgressTracker {
   private readonly followed = new Set<string>();
   private last: DerivationProgress | undefined;
 
-  constructor(private readonly deps: MemoryDeps, private readonly listener: DerivationProgressListener) {}
+  constructor(
+    private readonly deps: MemoryDeps,
+    private readonly listener: DerivationProgressListener,
+  ) {}
 
   /** Measures and reports; the `done` event is always sent, others only when a count changed. */
   async report(done: boolean): Promise<void> {
@@ -126,14 +129,21 @@ function isSame(a: DerivationProgress, b: DerivationProgress): boolean {
  */
 export async function followDerivation<T>(deps: MemoryDeps, work: () => Promise<T>, options: { onProgress: DerivationProgressListener; intervalMs: number }): Promise<T> {
   const tracker = new ProgressTracker(deps, options.onProgress);
-  let failure: { error: unknown } | undefined = await tracker.report(false).then(() => undefined, (error: unknown) => ({ error }));
+  let failure: { error: unknown } | undefined = await tracker.report(false).then(
+    () => undefined,
+    (error: unknown) => ({ error }),
+  );
   let settled = false;
   const running = work().finally(() => {
     settled = true;
   });
   while (!settled && !failure) {
     await tick(running, options.intervalMs);
-    if (!settled) failure = await tracker.report(false).then(() => undefined, (error: unknown) => ({ error }));
+    if (!settled)
+      failure = await tracker.report(false).then(
+        () => undefined,
+        (error: unknown) => ({ error }),
+      );
   }
   const result = await running;
   if (failure) throw failure.error;
@@ -146,7 +156,13 @@ async function tick(running: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const elapsed = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
   try {
-    await Promise.race([elapsed, running.then(() => undefined, () => undefined)]);
+    await Promise.race([
+      elapsed,
+      running.then(
+        () => undefined,
+        () => undefined,
+      ),
+    ]);
   } finally {
     clearTimeout(timer);
   }

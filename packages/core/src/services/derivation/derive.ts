@@ -77,22 +77,13 @@ export async function deriveJob(job: DeriveJob, deps: ModelDeps, attempt: Derive
   }
 }
 
-async function deriveIngest(
-  job: DeriveJob & { type: 'ingest' },
-  deps: ModelDeps,
-  attempt: DeriveAttempt,
-  onUsage: (u: { inputTokens: number; outputTokens: number }) => void,
-): Promise<DeriveResult> {
+async function deriveIngest(job: DeriveJob & { type: 'ingest' }, deps: ModelDeps, attempt: DeriveAttempt, onUsage: (u: { inputTokens: number; outputTokens: number }) => void): Promise<DeriveResult> {
   // A re-derivation only replaces facts: its turns are embedded and indexed already.
   const embeddable = job.rederive ? [] : job.turns.filter((t) => t.content.trim().length > 0);
-  const extraction = runWithFallback(
-    { primary: deps.extractor, fallback: fallbackExtractorFor(deps.extractor, deps.fallbackExtractor), attempt, isRederive: job.rederive !== undefined },
-    (model) => model.extract({ turns: job.turns, knownFacts: job.knownFacts, onUsage }),
+  const extraction = runWithFallback({ primary: deps.extractor, fallback: fallbackExtractorFor(deps.extractor, deps.fallbackExtractor), attempt, isRederive: job.rederive !== undefined }, (model) =>
+    model.extract({ turns: job.turns, knownFacts: job.knownFacts, onUsage }),
   );
-  const [turnVectors, extracted] = await Promise.all([
-    embeddable.length ? deps.embeddings.embedDocuments(embeddable.map(textOf)) : Promise.resolve([]),
-    extraction,
-  ]);
+  const [turnVectors, extracted] = await Promise.all([embeddable.length ? deps.embeddings.embedDocuments(embeddable.map(textOf)) : Promise.resolve([]), extraction]);
   const facts = withinLimits(extracted.value, job.turns.length, deps.policy.limits);
   const factVectors = facts.length ? await deps.embeddings.embedDocuments(facts.map((f) => f.text)) : [];
   return {

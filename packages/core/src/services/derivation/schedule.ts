@@ -23,11 +23,7 @@ export async function scheduleSession(deps: MemoryDeps, sessionId: string): Prom
   const [tier, pending] = await Promise.all([loadWorkingTier(deps, session), deps.queue.pending(sessionId)]);
   const active = pending.filter((p) => p.state !== 'failed');
   const view = { session, ...tier };
-  const jobs = [
-    ...(await planIngestJobs(deps, session, active)),
-    ...(await planSummaryJobs(deps, view, active)),
-    ...(await planConsolidationJobs(deps, view, active)),
-  ];
+  const jobs = [...(await planIngestJobs(deps, session, active)), ...(await planSummaryJobs(deps, view, active)), ...(await planConsolidationJobs(deps, view, active))];
   if (jobs.length) await deps.queue.enqueue(jobs);
 }
 
@@ -68,7 +64,11 @@ async function planIngestJobs(deps: MemoryDeps, session: Session, pending: Pendi
 /** Current facts lexically related to the turns, so an extractor can reuse slot names. */
 export async function relatedFacts(deps: MemoryDeps, namespace: string, turns: TranscriptTurn[]): Promise<KnownFact[]> {
   // a few hundred characters find the slots that matter; thousands make a costly search (every posting of every term is read on PostgreSQL)
-  const text = turns.filter((t) => t.role === 'user').map((t) => t.content).join(' ').slice(0, 400);
+  const text = turns
+    .filter((t) => t.role === 'user')
+    .map((t) => t.content)
+    .join(' ')
+    .slice(0, 400);
   if (!text.trim()) return [];
   const hits = await deps.lexical.search({ namespace, text, kinds: ['fact'], k: 20 });
   if (!hits.length) return [];
@@ -123,9 +123,7 @@ async function planConsolidationJobs(deps: MemoryDeps, view: PlanningView, pendi
     {
       ...ref('consolidate', view.session, { fromSeq: 1, toSeq: last.toSeq }),
       type: 'consolidate',
-      ...(view.synopsis
-        ? { synopsis: { id: view.synopsis.id, text: view.synopsis.text, toSeq: view.synopsis.toSeq } }
-        : {}),
+      ...(view.synopsis ? { synopsis: { id: view.synopsis.id, text: view.synopsis.text, toSeq: view.synopsis.toSeq } } : {}),
       summaries: summaries.map((s) => ({ id: s.id, fromSeq: s.fromSeq, toSeq: s.toSeq, text: s.text, sourceMessageIds: s.sourceMessageIds })),
     },
   ];

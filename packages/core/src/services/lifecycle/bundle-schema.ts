@@ -38,7 +38,18 @@ const messageRecord = z.object({
   tokens: z.unknown().optional(),
 });
 const summaryRecord = z
-  .object({ id, sessionId: id, namespace: z.string(), level: z.enum(['batch', 'synopsis']), fromSeq: seq, toSeq: seq, text, sourceMessageIds: z.array(id), createdAt: time, degraded: z.boolean().default(false) })
+  .object({
+    id,
+    sessionId: id,
+    namespace: z.string(),
+    level: z.enum(['batch', 'synopsis']),
+    fromSeq: seq,
+    toSeq: seq,
+    text,
+    sourceMessageIds: z.array(id),
+    createdAt: time,
+    degraded: z.boolean().default(false),
+  })
   .refine((s) => s.toSeq >= s.fromSeq, { message: 'toSeq must be at least fromSeq', path: ['toSeq'] });
 const jobRecord = z.object({ key: id, type: z.enum(['ingest', 'summarize', 'consolidate']), sessionId: id, fromSeq: seq, toSeq: seq, appliedAt: time });
 const topicRecord = z.object({
@@ -73,19 +84,20 @@ const factRecord = z.object({
 
 export const bundleSchema = z.object({
   format: z.literal('strata-bundle'),
-  version: z.union([z.literal(1), z.literal(2)], { error: (issue) => `version ${JSON.stringify(issue.input)} is not one this strata reads (1 or 2): the bundle was written by another version of strata` }),
+  version: z.union([z.literal(1), z.literal(2)], {
+    error: (issue) => `version ${JSON.stringify(issue.input)} is not one this strata reads (1 or 2): the bundle was written by another version of strata`,
+  }),
   exportedAt: z.string(),
-  sessions: z
-    .array(
-      z.object({
-        session: sessionRecord,
-        messages: z.array(messageRecord),
-        summaries: z.array(summaryRecord),
-        jobs: z.array(jobRecord),
-        topics: z.array(topicRecord).optional(),
-        links: z.array(linkRecord).optional(),
-      }),
-    ),
+  sessions: z.array(
+    z.object({
+      session: sessionRecord,
+      messages: z.array(messageRecord),
+      summaries: z.array(summaryRecord),
+      jobs: z.array(jobRecord),
+      topics: z.array(topicRecord).optional(),
+      links: z.array(linkRecord).optional(),
+    }),
+  ),
   facts: z.array(factRecord),
 });
 

@@ -39,14 +39,27 @@ export async function forget(deps: MemoryDeps, target: ForgetTarget): Promise<Fo
   const idList = [...ids];
   const [summaries, facts] = await Promise.all([
     idList.length ? summariesBuiltFrom(deps, scope) : Promise.resolve([]),
-    scope.namespace ? deps.store.facts({ namespace: scope.namespace, includeSuperseded: true }) : idList.length ? deps.store.facts({ sourceMessageIds: idList, includeSuperseded: true }) : Promise.resolve([]),
+    scope.namespace
+      ? deps.store.facts({ namespace: scope.namespace, includeSuperseded: true })
+      : idList.length
+        ? deps.store.facts({ sourceMessageIds: idList, includeSuperseded: true })
+        : Promise.resolve([]),
   ]);
   if (scope.namespace !== undefined && scope.sessionIds.length === 0 && facts.length === 0) {
-    throw new StrataError('NOT_FOUND', `nothing is stored in namespace ${JSON.stringify(scope.namespace)}`, { hint: 'Namespaces are compared exactly: check the spelling (memory.sessions.list() shows each session\'s namespace).' });
+    throw new StrataError('NOT_FOUND', `nothing is stored in namespace ${JSON.stringify(scope.namespace)}`, {
+      hint: "Namespaces are compared exactly: check the spelling (memory.sessions.list() shows each session's namespace).",
+    });
   }
   const factPlan = await planFactForget(deps, facts, ids, scope.namespace !== undefined);
   const ops: StoreOp[] = [
-    { type: 'delete', sessions: scope.sessionIds, messages: idList, summaries: summaries.map((s) => s.id), facts: factPlan.deleted, jobs: summaries.flatMap((s) => summaryJobKeys(s.level, s.sessionId, s.fromSeq, s.toSeq)) },
+    {
+      type: 'delete',
+      sessions: scope.sessionIds,
+      messages: idList,
+      summaries: summaries.map((s) => s.id),
+      facts: factPlan.deleted,
+      jobs: summaries.flatMap((s) => summaryJobKeys(s.level, s.sessionId, s.fromSeq, s.toSeq)),
+    },
     { type: 'putFacts', facts: factPlan.put },
   ];
   await deps.store.write({ ops });
@@ -101,9 +114,16 @@ async function resolveScope(deps: MemoryDeps, target: ForgetTarget): Promise<Sco
     const known = new Set(found.map((m) => m.id));
     const missing = [...new Set(target.messageIds)].filter((id) => !known.has(id));
     if (missing.length > 0) {
-      throw new StrataError('NOT_FOUND', `no message with id ${missing.slice(0, 5).map((id) => JSON.stringify(id)).join(', ')}${missing.length > 5 ? ` (and ${missing.length - 5} more)` : ''}; nothing was forgotten`, {
-        hint: 'Pass ids of stored messages (as returned by memory.append or memory.messages); ids are compared exactly.',
-      });
+      throw new StrataError(
+        'NOT_FOUND',
+        `no message with id ${missing
+          .slice(0, 5)
+          .map((id) => JSON.stringify(id))
+          .join(', ')}${missing.length > 5 ? ` (and ${missing.length - 5} more)` : ''}; nothing was forgotten`,
+        {
+          hint: 'Pass ids of stored messages (as returned by memory.append or memory.messages); ids are compared exactly.',
+        },
+      );
     }
     const firstSeqBySession = new Map<string, number>();
     for (const m of found) firstSeqBySession.set(m.sessionId, Math.min(m.seq, firstSeqBySession.get(m.sessionId) ?? Infinity));
@@ -112,7 +132,9 @@ async function resolveScope(deps: MemoryDeps, target: ForgetTarget): Promise<Sco
   if ('sessionId' in target) {
     const [session] = await deps.store.sessions({ ids: [target.sessionId] });
     if (session === undefined) {
-      throw new StrataError('NOT_FOUND', `no session with id ${JSON.stringify(target.sessionId)}; nothing was forgotten`, { hint: 'Pass the id of a stored session (memory.sessions.list() lists them); ids are compared exactly.' });
+      throw new StrataError('NOT_FOUND', `no session with id ${JSON.stringify(target.sessionId)}; nothing was forgotten`, {
+        hint: 'Pass the id of a stored session (memory.sessions.list() lists them); ids are compared exactly.',
+      });
     }
     const messages = await deps.store.messages({ sessionId: target.sessionId });
     return { messageIds: messages.map((m) => m.id), sessionIds: [target.sessionId] };
@@ -142,7 +164,12 @@ async function planFactForget(deps: MemoryDeps, facts: Fact[], gone: Set<string>
       trimmed++;
     }
   }
-  const restored = await restoreSuperseded(deps, facts.filter((f) => deleted.has(f.id)), deleted, put);
+  const restored = await restoreSuperseded(
+    deps,
+    facts.filter((f) => deleted.has(f.id)),
+    deleted,
+    put,
+  );
   return { deleted: [...deleted], put: [...put.values()], trimmed, restored };
 }
 

@@ -136,9 +136,16 @@ export async function importBundle(deps: MemoryDeps, input: unknown, options: Im
   parseWith(newNamespaceSchema, namespace, 'import namespace', `${NAME_HINT} To import under another name, pass the namespace option (strata import --namespace NAME).`);
   const problems = confinementProblems(bundle);
   if (problems.length > 0) {
-    throw new StrataError('INVALID_INPUT', `import bundle is invalid: ${problems.length} record(s) point outside it:\n${problems.slice(0, 20).map((p) => `  - ${p}`).join('\n')}${problems.length > 20 ? `\n  (and ${problems.length - 20} more)` : ''}`, {
-      hint: `${BUNDLE_HINT} To import into another namespace, pass the namespace option (--namespace) instead of editing records.`,
-    });
+    throw new StrataError(
+      'INVALID_INPUT',
+      `import bundle is invalid: ${problems.length} record(s) point outside it:\n${problems
+        .slice(0, 20)
+        .map((p) => `  - ${p}`)
+        .join('\n')}${problems.length > 20 ? `\n  (and ${problems.length - 20} more)` : ''}`,
+      {
+        hint: `${BUNDLE_HINT} To import into another namespace, pass the namespace option (--namespace) instead of editing records.`,
+      },
+    );
   }
   const existing = new Set((await deps.store.sessions({ ids: bundle.sessions.map((e) => e.session.id) })).map((s) => s.id));
   if (existing.size > 0 && options.merge !== true) {
@@ -157,7 +164,15 @@ export async function importBundle(deps: MemoryDeps, input: unknown, options: Im
   }
   const known = new Set((await deps.store.facts({ ids: bundle.facts.map((f) => f.id), includeSuperseded: true })).map((f) => f.id));
   const slots = await supersedeByTime(deps, namespace, bundle.facts.filter((f) => !known.has(f.id)) as Fact[]);
-  const sessions = entries.map((e) => ({ ...e, session: e.session as Session, messages: e.messages as StoredMessage[], summaries: e.summaries as Summary[], jobs: e.jobs as JobRecord[], topics: e.topics as Topic[] | undefined, links: e.links as TurnLink[] | undefined }));
+  const sessions = entries.map((e) => ({
+    ...e,
+    session: e.session as Session,
+    messages: e.messages as StoredMessage[],
+    summaries: e.summaries as Summary[],
+    jobs: e.jobs as JobRecord[],
+    topics: e.topics as Topic[] | undefined,
+    links: e.links as TurnLink[] | undefined,
+  }));
   await deps.store.write({
     ops: [
       ...sessions.flatMap((s) => [
@@ -226,7 +241,12 @@ async function supersedeByTime(deps: MemoryDeps, namespace: string, facts: Fact[
 /** Undoes an import whose store part was written: its sessions and facts go, superseded stored facts come back as they were. */
 async function takeBack(deps: MemoryDeps, written: ExportBundle, previous: Fact[]): Promise<void> {
   const sessions = written.sessions.map((s) => s.session.id);
-  await deps.store.write({ ops: [{ type: 'delete', sessions, facts: written.facts.map((f) => f.id) }, { type: 'putFacts', facts: previous }] });
+  await deps.store.write({
+    ops: [
+      { type: 'delete', sessions, facts: written.facts.map((f) => f.id) },
+      { type: 'putFacts', facts: previous },
+    ],
+  });
   await deps.knowledge.delete({ ids: [...written.sessions.flatMap((s) => [...s.messages.map((m) => m.id), ...s.summaries.map((x) => x.id)]), ...written.facts.map((f) => f.id)] });
   if (previous.length > 0) await deps.knowledge.setCurrent(previous.map((f) => ({ id: f.id, current: f.validTo === undefined })));
 }
@@ -246,10 +266,20 @@ async function importTopics(deps: MemoryDeps, bundle: ExportBundle): Promise<voi
 
 async function indexBundle(deps: MemoryDeps, bundle: ExportBundle): Promise<void> {
   for (const { messages, summaries } of bundle.sessions) {
-    if (indexesTurnVectors(deps)) await indexTexts(deps, messages.filter((m) => m.content.trim()).map((m) => ({ id: m.id, text: m.content, kind: 'turn', namespace: m.namespace, sessionId: m.sessionId, current: true, createdAt: m.createdAt })));
-    await indexTexts(deps, summaries.map((s) => ({ id: s.id, text: s.text, kind: 'summary', namespace: s.namespace, sessionId: s.sessionId, current: true, createdAt: s.createdAt })));
+    if (indexesTurnVectors(deps))
+      await indexTexts(
+        deps,
+        messages.filter((m) => m.content.trim()).map((m) => ({ id: m.id, text: m.content, kind: 'turn', namespace: m.namespace, sessionId: m.sessionId, current: true, createdAt: m.createdAt })),
+      );
+    await indexTexts(
+      deps,
+      summaries.map((s) => ({ id: s.id, text: s.text, kind: 'summary', namespace: s.namespace, sessionId: s.sessionId, current: true, createdAt: s.createdAt })),
+    );
   }
-  await indexTexts(deps, bundle.facts.map((f) => ({ id: f.id, text: f.text, kind: 'fact', namespace: f.namespace, sessionId: null, current: f.validTo === undefined, createdAt: f.createdAt })));
+  await indexTexts(
+    deps,
+    bundle.facts.map((f) => ({ id: f.id, text: f.text, kind: 'fact', namespace: f.namespace, sessionId: null, current: f.validTo === undefined, createdAt: f.createdAt })),
+  );
 }
 
 function parseJson(text: string): unknown {

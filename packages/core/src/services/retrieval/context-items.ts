@@ -22,7 +22,18 @@ export function workingItems(deps: MemoryDeps, view: SessionView): ContextItem[]
     reason: 'working tier: summary of turns no longer verbatim',
   }));
   const synopsis = view.synopsis
-    ? [{ kind: 'synopsis' as const, id: view.synopsis.id, tier: 'working' as const, section: 'working' as const, text: `- (turns 1-${view.synopsis.toSeq}) ${view.synopsis.text}`, order: 0, sourceMessageIds: view.synopsis.sourceMessageIds, reason: 'working tier: rolling synopsis' }]
+    ? [
+        {
+          kind: 'synopsis' as const,
+          id: view.synopsis.id,
+          tier: 'working' as const,
+          section: 'working' as const,
+          text: `- (turns 1-${view.synopsis.toSeq}) ${view.synopsis.text}`,
+          order: 0,
+          sourceMessageIds: view.synopsis.sourceMessageIds,
+          reason: 'working tier: rolling synopsis',
+        },
+      ]
     : [];
   return [...newestFirst, ...synopsis].map((item) => withTokens(deps, item));
 }
@@ -92,4 +103,3 @@ export function redundantEntry(deps: MemoryDeps, hit: Retrieved, reason: string)
   const line = hit.kind === 'fact' ? `- ${hit.text}${sinceOf(hit)}` : recallLine(hit);
   return { kind: hit.kind, id: hit.id, tier, score: hit.score, tokens: deps.tokens.count(line) + 1, included: false, reason, sourceMessageIds: hit.messageIds };
 }
-

@@ -5,7 +5,19 @@ import { pickFacts } from './context-selection.js';
 import type { Retrieved } from './retrieve.js';
 
 const fact = (id: string, predicate: string, sources: string[]): Retrieved => {
-  const record = { id, namespace: 'n', subject: 'ana', predicate, object: 'x', text: `fact ${id}`, sourceMessageIds: sources, validFrom: 1, confidence: 0.8, createdAt: 1, degraded: false } satisfies Fact;
+  const record = {
+    id,
+    namespace: 'n',
+    subject: 'ana',
+    predicate,
+    object: 'x',
+    text: `fact ${id}`,
+    sourceMessageIds: sources,
+    validFrom: 1,
+    confidence: 0.8,
+    createdAt: 1,
+    degraded: false,
+  } satisfies Fact;
   return { kind: 'fact', id, text: record.text, score: 1, sessionId: null, messageIds: sources, createdAt: 1, record };
 };
 const turn = (id: string): Retrieved => {

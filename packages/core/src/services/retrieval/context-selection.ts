@@ -76,4 +76,3 @@ export function dedupeRecall(hits: Retrieved[]): RecallSelection {
 export function isNotSynopsis(hit: Retrieved): boolean {
   return !(hit.kind === 'summary' && hit.record.level === 'synopsis');
 }
-

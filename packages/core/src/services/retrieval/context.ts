@@ -132,7 +132,10 @@ export async function buildContext(deps: MemoryDeps, session: Session, options: 
       profile: profileItems(deps, readableOnly('fact', profile, skipped), new Set(facts.map((f) => f.id))),
       facts: factPick.kept.map((hit) => lineItem(deps, hit, 'facts', 'long-term', `- ${hit.text}${sinceOf(hit)}`)),
       recall: recall.kept.map((hit) => lineItem(deps, hit, 'recall', hit.kind === 'turn' ? 'session' : 'working', recallLine(hit))),
-      recent: [...view.uncovered].reverse().filter((m) => !currentIds.has(m.id)).map((m) => recentItem(deps, m, split.isAdapted)),
+      recent: [...view.uncovered]
+        .reverse()
+        .filter((m) => !currentIds.has(m.id))
+        .map((m) => recentItem(deps, m, split.isAdapted)),
     },
     pinned: [...current].reverse().map((m) => ({ ...recentItem(deps, m, false), reason: 'current turn (always sent)' })),
     // the app's prompt opens the one system message: its text and the message overhead are spent first

@@ -23,12 +23,21 @@ export async function reindex(deps: MemoryDeps): Promise<ReindexReport> {
   const report: ReindexReport = { turns: 0, turnVectors: indexesTurnVectors(deps), summaries: 0, facts: 0 };
   for (const session of await deps.store.sessions({})) {
     const messages = indexesTurnVectors(deps) ? (await deps.store.messages({ sessionId: session.id })).filter((m) => m.content.trim().length > 0) : [];
-    report.turns += await indexTexts(deps, messages.map((m) => ({ id: m.id, text: m.content, kind: 'turn', namespace: m.namespace, sessionId: m.sessionId, current: true, createdAt: m.createdAt })));
+    report.turns += await indexTexts(
+      deps,
+      messages.map((m) => ({ id: m.id, text: m.content, kind: 'turn', namespace: m.namespace, sessionId: m.sessionId, current: true, createdAt: m.createdAt })),
+    );
     const summaries = await deps.store.summaries({ sessionId: session.id });
-    report.summaries += await indexTexts(deps, summaries.map((s) => ({ id: s.id, text: s.text, kind: 'summary', namespace: s.namespace, sessionId: s.sessionId, current: true, createdAt: s.createdAt })));
+    report.summaries += await indexTexts(
+      deps,
+      summaries.map((s) => ({ id: s.id, text: s.text, kind: 'summary', namespace: s.namespace, sessionId: s.sessionId, current: true, createdAt: s.createdAt })),
+    );
   }
   const facts = await deps.store.facts({ includeSuperseded: true });
-  report.facts = await indexTexts(deps, facts.map((f) => ({ id: f.id, text: f.text, kind: 'fact', namespace: f.namespace, sessionId: null, current: f.validTo === undefined, createdAt: f.createdAt })));
+  report.facts = await indexTexts(
+    deps,
+    facts.map((f) => ({ id: f.id, text: f.text, kind: 'fact', namespace: f.namespace, sessionId: null, current: f.validTo === undefined, createdAt: f.createdAt })),
+  );
   return report;
 }
 

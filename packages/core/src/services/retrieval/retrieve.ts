@@ -30,10 +30,7 @@ export function queryDayFor(deps: MemoryDeps, query: string): QueryDay | null {
 }
 
 /** A hit with the record it points at, so callers can render it. */
-export type Retrieved =
-  | (SearchHit & { kind: 'turn'; record: StoredMessage })
-  | (SearchHit & { kind: 'summary'; record: Summary })
-  | (SearchHit & { kind: 'fact'; record: Fact });
+export type Retrieved = (SearchHit & { kind: 'turn'; record: StoredMessage }) | (SearchHit & { kind: 'summary'; record: Summary }) | (SearchHit & { kind: 'fact'; record: Fact });
 
 /**
  * Hybrid retrieval inside one namespace: BM25 candidates from the store, turns scored with a
@@ -177,7 +174,10 @@ const SPEAKER_SAMPLE = 20;
  */
 function nameExpansion(deps: MemoryDeps, request: RetrieveRequest, lexical: readonly LexicalHit[], hydrated: ReadonlyMap<string, Retrieved>): string[] {
   if (!deps.policy.context.expandWithNames || !request.kinds.includes('turn')) return [];
-  const ids = lexical.filter((hit) => hit.kind === 'turn').slice(0, SPEAKER_SAMPLE).map((hit) => hit.id);
+  const ids = lexical
+    .filter((hit) => hit.kind === 'turn')
+    .slice(0, SPEAKER_SAMPLE)
+    .map((hit) => hit.id);
   if (ids.length === 0) return [];
   const asked = new Set(analyzeText(request.query));
   // hydrated holds the namespace's turns among them (a turn that is gone is not there)
@@ -209,9 +209,7 @@ async function factExpansion(deps: MemoryDeps, request: RetrieveRequest): Promis
   if (hits.length === 0) return [];
   const asked = new Set(analyzeText(request.query));
   const facts = await deps.store.facts({ ids: hits.map((h) => h.id) });
-  return facts
-    .filter((f) => f.namespace === request.namespace && analyzeText(f.predicate).some((term) => asked.has(term)))
-    .map((f) => f.object);
+  return facts.filter((f) => f.namespace === request.namespace && analyzeText(f.predicate).some((term) => asked.has(term))).map((f) => f.object);
 }
 
 /** Candidates about the asked day first (each group keeps its fused order). */
@@ -250,7 +248,12 @@ async function hydrate(deps: MemoryDeps, namespace: string, wanted: readonly { i
   ]);
   const out = new Map<string, Retrieved>();
   // the namespace's records that can be read (the others are reported in `skipped`)
-  const inNamespace = <R extends StoredMessage | Summary | Fact>(kind: LexicalKind, records: R[]): R[] => readableOnly(kind, records.filter((r) => r.namespace === namespace), skipped);
+  const inNamespace = <R extends StoredMessage | Summary | Fact>(kind: LexicalKind, records: R[]): R[] =>
+    readableOnly(
+      kind,
+      records.filter((r) => r.namespace === namespace),
+      skipped,
+    );
   for (const m of inNamespace('turn', messages)) out.set(m.id, turnHit(m));
   for (const s of inNamespace('summary', summaries)) {
     out.set(s.id, { kind: 'summary', id: s.id, text: s.text, score: 0, sessionId: s.sessionId, messageIds: s.sourceMessageIds, createdAt: s.createdAt, record: s });

@@ -16,7 +16,12 @@ function countedIndex(): { index: LexicalIndex; searches: LexicalQuery[] } {
   const searches: LexicalQuery[] = [];
   return {
     searches,
-    index: { search: async (query): Promise<LexicalHit[]> => { searches.push(query); return bm25.search(query); } },
+    index: {
+      search: async (query): Promise<LexicalHit[]> => {
+        searches.push(query);
+        return bm25.search(query);
+      },
+    },
   };
 }
 

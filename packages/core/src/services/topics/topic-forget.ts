@@ -16,7 +16,11 @@ export async function forgetWithTopics(deps: MemoryDeps, target: ForgetTarget): 
   const gone = await deps.topics.links({ messageIds: target.messageIds });
   const report = await forget(deps, target);
   for (const sessionId of new Set(gone.map((l) => l.sessionId))) {
-    await repairSession(deps, sessionId, gone.filter((l) => l.sessionId === sessionId));
+    await repairSession(
+      deps,
+      sessionId,
+      gone.filter((l) => l.sessionId === sessionId),
+    );
   }
   return report;
 }
@@ -24,9 +28,7 @@ export async function forgetWithTopics(deps: MemoryDeps, target: ForgetTarget): 
 async function repairSession(deps: MemoryDeps, sessionId: string, gone: readonly TurnLink[]): Promise<void> {
   const [links, topics] = await Promise.all([deps.topics.links({ sessionId }), deps.topics.topics({ sessionId })]);
   const parentOfGone = new Map(gone.map((l) => [l.messageId, l.parentId]));
-  const relinked = links
-    .filter((l) => l.parentId !== null && parentOfGone.has(l.parentId))
-    .map((l) => ({ ...l, parentId: survivingAncestor(l.parentId, parentOfGone) }));
+  const relinked = links.filter((l) => l.parentId !== null && parentOfGone.has(l.parentId)).map((l) => ({ ...l, parentId: survivingAncestor(l.parentId, parentOfGone) }));
   const touched = new Set(gone.map((l) => l.topicId));
   const emptied: string[] = [];
   const retitle: { topic: Topic; firstId: string }[] = [];

@@ -22,11 +22,7 @@ export async function listTopics(deps: MemoryDeps, session: Session): Promise<To
 
 /** The session's conversation tree as a Mermaid flowchart. */
 export async function sessionMermaid(deps: MemoryDeps, session: Session): Promise<string> {
-  const [messages, links, topics] = await Promise.all([
-    deps.store.messages({ sessionId: session.id }),
-    deps.topics.links({ sessionId: session.id }),
-    deps.topics.topics({ sessionId: session.id }),
-  ]);
+  const [messages, links, topics] = await Promise.all([deps.store.messages({ sessionId: session.id }), deps.topics.links({ sessionId: session.id }), deps.topics.topics({ sessionId: session.id })]);
   return renderMermaid(messages, links, topics);
 }
 

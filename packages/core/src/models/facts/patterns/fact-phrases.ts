@@ -48,7 +48,11 @@ export function titleCase(text: string): string {
 
 /** The key of an item inside a predicate ("opinion_of:<key>"): lower-case, no leading article. */
 export function itemKey(text: string): string {
-  return text.toLowerCase().replace(/^(?:the|a|an)\s+/, '').replace(/\s+/g, ' ').trim();
+  return text
+    .toLowerCase()
+    .replace(/^(?:the|a|an)\s+/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** Rewrites first person for a third-person fact text: "visit my mom" -> "visit their mom". */
@@ -66,7 +70,18 @@ export function isCasualText(sentence: string): boolean {
 }
 
 const NUMBER_WORDS: Readonly<Record<string, number>> = {
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
 };
 
 /** "a" -> 1, "two" -> 2, "3" -> 3; undefined for anything else. */
@@ -76,17 +91,17 @@ export function parseCount(word: string): number | undefined {
   return NUMBER_WORDS[lower];
 }
 
-export const MONTHS = [
-  'January', 'February', 'March', 'April', 'May', 'June',
-  'July', 'August', 'September', 'October', 'November', 'December',
-];
+export const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 /**
  * A person's name at the start of `raw`: leading capitalised words (at most two), or in
  * casual text only when `named` says a name follows ("my name is sam").
  */
 export function pickName(raw: string, isCasual: boolean, named: boolean): string | undefined {
-  const words = raw.trim().split(/\s+/).map((word) => word.replace(/[^\p{L}'-]+$/u, '').replace(/'s$/, ''));
+  const words = raw
+    .trim()
+    .split(/\s+/)
+    .map((word) => word.replace(/[^\p{L}'-]+$/u, '').replace(/'s$/, ''));
   const first = words[0] ?? '';
   if (first.length < 2 || NOT_A_NAME.test(first) || isNotName(first)) return undefined;
   if (isCasual) return named ? titleCase(first) : undefined;
@@ -105,8 +120,7 @@ function isNotName(word: string): boolean {
   return FACT_VOCABULARY.notNames.has(lower) || FACT_VOCABULARY.demonyms.has(lower);
 }
 
-const LIST_END =
-  /[;:!?()"]|\.(?:\s|$)|\s(?:but|because|since|so|which|who|when|while|if|though|although|now|anymore|too|as well)\b|,\s*(?:which|who|but|so|because|I)\b/i;
+const LIST_END = /[;:!?()"]|\.(?:\s|$)|\s(?:but|because|since|so|which|who|when|while|if|though|although|now|anymore|too|as well)\b|,\s*(?:which|who|but|so|because|I)\b/i;
 
 /** A list of items at the start of `raw`: "peanuts, shellfish and eggs" -> three items. */
 export function takeList(raw: string): string[] {

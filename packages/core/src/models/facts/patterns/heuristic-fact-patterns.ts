@@ -10,10 +10,4 @@ import { workFactPatterns } from './work-fact-patterns.js';
  * fact with the same subject + predicate supersedes the old one): single-valued attributes
  * are plain (`lives_in`), multi-valued ones carry the item after a colon (`opinion_of:jazz`).
  */
-export const heuristicFactPatterns: readonly FactPattern[] = [
-  ...identityFactPatterns,
-  ...workFactPatterns,
-  ...peopleFactPatterns,
-  ...preferenceFactPatterns,
-  ...planFactPatterns,
-];
+export const heuristicFactPatterns: readonly FactPattern[] = [...identityFactPatterns, ...workFactPatterns, ...peopleFactPatterns, ...preferenceFactPatterns, ...planFactPatterns];

@@ -84,7 +84,8 @@ export const identityFactPatterns: FactPattern[] = [
   },
   {
     name: 'lives-in',
-    regex: /\bI(?:'?m|'ve| am| have)?(?: just| recently| now| currently| still| finally| actually| also)? (?:(?:live|living|reside|residing|based|located|settled) in|(?:moved|relocated)(?: back)? to) (.+)/i,
+    regex:
+      /\bI(?:'?m|'ve| am| have)?(?: just| recently| now| currently| still| finally| actually| also)? (?:(?:live|living|reside|residing|based|located|settled) in|(?:moved|relocated)(?: back)? to) (.+)/i,
     build: (m, { isCasual }) => placeDraft('lives_in', m[1], isCasual, 0.85),
   },
   {

@@ -52,7 +52,10 @@ export const preferenceFactPatterns: FactPattern[] = [
   { name: 'fan-of', regex: new RegExp(String.raw`\bI(?:'?m| am)(?: really| also)? (?:into|${FAN}) (.+)`, 'i'), build: (m) => opinionDraft('likes', m[1], 0.7) },
   {
     name: 'dislikes',
-    regex: new RegExp(String.raw`\bI (?:(?:don't|do not|dont|no longer|don't really|do not really) (?:like|enjoy|care for)|dislike)(?: anymore)? (.+)|\bI(?:'?m| am) (?:not|no longer) (?:really )?(?:into|${FAN}) (.+)`, 'i'),
+    regex: new RegExp(
+      String.raw`\bI (?:(?:don't|do not|dont|no longer|don't really|do not really) (?:like|enjoy|care for)|dislike)(?: anymore)? (.+)|\bI(?:'?m| am) (?:not|no longer) (?:really )?(?:into|${FAN}) (.+)`,
+      'i',
+    ),
     build: (m) => opinionDraft('dislikes', m[1] ?? m[2], 0.75),
   },
   {
@@ -78,7 +81,11 @@ export const preferenceFactPatterns: FactPattern[] = [
       return { predicate: 'diet', object: diet, text: `User is ${diet}.`, confidence: 0.8 };
     },
   },
-  { name: 'speaks', regex: /\bI (?:can )?speak (.+)|\bI(?:'?m| am) (?:fluent|a native speaker|native|conversational) in (.+)|\bmy (?:native|first|mother) (?:language|tongue) is (.+)/i, build: (m) => languageDrafts(m[1] ?? m[2] ?? m[3], 'yes') },
+  {
+    name: 'speaks',
+    regex: /\bI (?:can )?speak (.+)|\bI(?:'?m| am) (?:fluent|a native speaker|native|conversational) in (.+)|\bmy (?:native|first|mother) (?:language|tongue) is (.+)/i,
+    build: (m) => languageDrafts(m[1] ?? m[2] ?? m[3], 'yes'),
+  },
   { name: 'learning-language', regex: /\bI(?:'?m| am)(?: currently| also| now)? learning (.+)/i, build: (m) => languageDrafts(m[1], 'learning') },
   { name: 'no-language', regex: /\bI (?:don't|do not|can't|cannot) speak (?:any )?(.+)/i, build: (m) => languageDrafts(m[1], 'no') },
   {

@@ -87,12 +87,14 @@ export const workFactPatterns: FactPattern[] = [
   },
   {
     name: 'left-my-job',
-    regex: /\bI(?:'ve| have)?(?: just| recently| finally)? (?:quit|left|resigned from|was laid off from|got laid off from|got fired from|was fired from|retired from) my (?:job|position|role)(?: (?:at|with) (.+))?/i,
+    regex:
+      /\bI(?:'ve| have)?(?: just| recently| finally)? (?:quit|left|resigned from|was laid off from|got laid off from|got fired from|was fired from|retired from) my (?:job|position|role)(?: (?:at|with) (.+))?/i,
     build: (m, { isCasual }) => leftDraft(m[1] === undefined ? undefined : employerOf(m[1], isCasual, true), 0.8),
   },
   {
     name: 'left-employer',
-    regex: /\bI(?:'ve| have)?(?: just| recently| finally)? (?:quit|resigned from|was laid off from|got laid off from|got fired from|was fired from|retired from) (.+)|\bI (?:don't|do not|no longer) work (?:at|for) (.+)/i,
+    regex:
+      /\bI(?:'ve| have)?(?: just| recently| finally)? (?:quit|resigned from|was laid off from|got laid off from|got fired from|was fired from|retired from) (.+)|\bI (?:don't|do not|no longer) work (?:at|for) (.+)/i,
     build: (m, { isCasual }) => {
       const employer = employerOf(m[1] ?? m[2], isCasual && m[2] !== undefined, m[2] !== undefined);
       return employer === undefined ? undefined : leftDraft(employer, 0.75);
