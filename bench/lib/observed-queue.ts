@@ -33,6 +33,8 @@ export function observeApplies(queue: JobQueue): ObservedQueue {
     }
   };
   const observed: JobQueue = {
+    derivesInline: queue.derivesInline,
+    keepsJobs: queue.keepsJobs,
     start: (runtime) =>
       queue.start({
         derive: (job, attempt) => runtime.derive(job, attempt),

@@ -48,6 +48,8 @@ function parkedQueue(): JobQueue & { planned: () => number } {
   const bySession = new Map<string, Map<string, PendingJob>>();
   let planned = 0;
   return {
+    derivesInline: false,
+    keepsJobs: false,
     start: async () => undefined,
     enqueue: async (jobs) => {
       for (const job of jobs) {

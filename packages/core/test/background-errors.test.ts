@@ -10,13 +10,15 @@ function unreachableQueue(): JobQueue {
   const down = (): never => {
     throw new StrataError('BACKEND_UNAVAILABLE', 'the queue is down', { hint: 'Start it.', retryable: true });
   };
-  return { start: async () => undefined, enqueue: async () => down(), pending: async () => down(), drain: async () => undefined, close: async () => undefined };
+  return { derivesInline: false, keepsJobs: false, start: async () => undefined, enqueue: async () => down(), pending: async () => down(), drain: async () => undefined, close: async () => undefined };
 }
 
 /** A queue whose job never finishes: every drain returns with it still running. */
 function stuckQueue(job: PendingJob): JobQueue & { drains: number } {
   const queue = {
     drains: 0,
+    derivesInline: false,
+    keepsJobs: false,
     start: async (_runtime: JobRuntime) => undefined,
     enqueue: async () => undefined,
     pending: async () => [job],

@@ -11,6 +11,8 @@ function countingQueue(inner: JobQueue): JobQueue & { enqueues: DeriveJob[][] } 
   const enqueues: DeriveJob[][] = [];
   return {
     enqueues,
+    derivesInline: inner.derivesInline,
+    keepsJobs: inner.keepsJobs,
     start: (runtime) => inner.start(runtime),
     enqueue: async (jobs) => {
       enqueues.push(jobs);

@@ -63,6 +63,8 @@ describe('DESIGN invariants', () => {
     const inline = await createInlineJobQueue();
     const seen: DeriveJob[] = [];
     const recording: JobQueue = {
+      derivesInline: inline.derivesInline,
+      keepsJobs: inline.keepsJobs,
       start: (runtime) => inline.start(runtime),
       enqueue: async (jobs) => {
         seen.push(...jobs);

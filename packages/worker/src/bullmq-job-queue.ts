@@ -1,3 +1,4 @@
+// Kept in one file: the queue class, one method per JobQueue operation, over this package's queues, trackers and metrics.
 import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { StrataError } from '@strata/core';
@@ -32,6 +33,7 @@ import { toStrataError } from './to-strata-error.js';
  * local apply worker and from the queues' events (see `KeyTracker`), never by polling.
  */
 export class BullMqJobQueue implements JobQueue {
+  readonly derivesInline = false;
   /** Jobs stay in Redis after close, for any worker and the next app: the memory plans before it closes. */
   readonly keepsJobs = true;
   private runtime: JobRuntime | null = null;

@@ -24,15 +24,17 @@ export interface JobRuntime {
 export interface JobQueue {
   /**
    * True when `enqueue` derives and applies before it resolves (tests, scripts): the memory
-   * then plans derivation inside `append`, so it has landed when `append` returns.
+   * then plans derivation inside `append`, so it has landed when `append` returns. A queue
+   * that wraps another passes the inner queue's value on.
    */
-  readonly derivesInline?: boolean;
+  readonly derivesInline: boolean;
   /**
    * True when jobs still queued at `close` are kept and run later (a durable queue such as
    * BullMQ's). The memory then plans the derivation it deferred before it closes; otherwise
-   * that planning is dropped with the queued jobs it would make.
+   * that planning is dropped with the queued jobs it would make. A queue that wraps another
+   * passes the inner queue's value on.
    */
-  readonly keepsJobs?: boolean;
+  readonly keepsJobs: boolean;
   /** Binds the runtime. Called once by `createMemory` before any `enqueue`. */
   start(runtime: JobRuntime): Promise<void>;
   /**

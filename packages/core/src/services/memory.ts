@@ -200,7 +200,7 @@ export class Memory {
       `Pass { role: 'user' | 'assistant' | 'system' | 'tool', content: string } or an array of them, content of at most ${this.deps.policy.limits.messageBytes} bytes (policy.limits.messageBytes), metadata as plain JSON; ids follow the naming rules. ${NAME_HINT}`,
     );
     const receipt = await this.deps.store.write({ ops: [{ type: 'appendMessages', sessionId: id, messages: toNewMessages(inputs, this.deps) }] });
-    if (this.deps.queue.derivesInline === true) await this.scheduleAfterAppend(id);
+    if (this.deps.queue.derivesInline) await this.scheduleAfterAppend(id);
     else this.deferred.add([id]);
     return receipt.messages;
   }
@@ -320,7 +320,7 @@ export class Memory {
     const parsed = parseWith(importOptionsSchema, options, 'import options', `Pass { merge?: boolean, namespace?: string }. ${NAME_HINT}`);
     const report = await this.applyLock.run(() => importBundle(this.deps, bundle, parsed));
     // what the bundle's job ledger does not cover derives in the background, as after an append
-    if (this.deps.queue.derivesInline === true) for (const id of report.sessionIds) await this.scheduleAfterAppend(id);
+    if (this.deps.queue.derivesInline) for (const id of report.sessionIds) await this.scheduleAfterAppend(id);
     else this.deferred.add(report.sessionIds);
     return report;
   }
@@ -378,7 +378,7 @@ export class Memory {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.deps.queue.keepsJobs === true) await this.deferred.settle();
+    if (this.deps.queue.keepsJobs) await this.deferred.settle();
     else await this.deferred.drop();
     await this.accesses.settle();
     await this.deps.queue.close();

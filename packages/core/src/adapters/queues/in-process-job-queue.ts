@@ -38,6 +38,8 @@ interface Tracked {
  * macrotask (the event loop is free between jobs), with exponential backoff between attempts. Nothing survives a restart: the store's job ledger re-plans lost work.
  */
 export class InProcessJobQueue implements JobQueue {
+  readonly derivesInline = false;
+  readonly keepsJobs = false;
   private readonly concurrency: number;
   private readonly attempts: number;
   private readonly backoffMs: number;

@@ -11,6 +11,7 @@ import type { JobQueue, JobRuntime } from '../../ports/job-queue.js';
  */
 export class InlineJobQueue implements JobQueue {
   readonly derivesInline = true;
+  readonly keepsJobs = false;
   private readonly attempts: number;
   private runtime: JobRuntime | null = null;
   /** Jobs not yet applied, by key, in enqueue order (oldest first). */

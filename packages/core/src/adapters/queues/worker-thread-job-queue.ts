@@ -31,6 +31,8 @@ export interface WorkerThreadJobQueueOptions extends InProcessJobQueueOptions {
  * ledger re-plans lost work, as with {@link InProcessJobQueue}.
  */
 export class WorkerThreadJobQueue implements JobQueue {
+  readonly derivesInline = false;
+  readonly keepsJobs = false;
   private readonly inner: InProcessJobQueue;
   private readonly thread: DeriveThread;
 
