@@ -1,3 +1,4 @@
+// Kept in one file: one generated dataset (sessions, turns, the facts they state), built and checked in one place.
 import { ConversationGenerator, seededRandom, type Random } from './conversation-generator.js';
 import { ASSISTANT_TEMPLATES, USER_TEMPLATES } from './conversation-vocabulary.js';
 import { CITIES, COMPANIES, EVENTS, JOBS, OUTINGS, PEOPLE, PET_NAMES, RELATIONS } from './dataset-vocabulary.js';

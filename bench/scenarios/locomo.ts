@@ -1,3 +1,4 @@
+// Kept in one file: one scenario, read top to bottom: its setup, its measurements, its report.
 /**
  * Retrieval and derivation on real multi-session dialogue (LoCoMo, ../shared/evals/README.md):
  * each conversation ingested into its own namespace on the embedded default (SQLite store and

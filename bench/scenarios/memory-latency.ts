@@ -1,3 +1,4 @@
+// Kept in one file: one scenario, read top to bottom: its setup, its measurements, its report.
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import type { Memory, MessageInput } from '@strata/core';
 import type { Figure, LatencyMetric } from '../lib/bench-result.js';

@@ -1,3 +1,4 @@
+// Kept in one file: one scenario comparing two drivers case by case, each case beside its twin.
 /**
  * The two maintained PostgreSQL drivers for Node side by side, `pg` (node-postgres, with its Pool)
  * and `postgres` (postgres.js), on what a session store does: append one message, read one by

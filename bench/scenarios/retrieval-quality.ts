@@ -1,3 +1,4 @@
+// Kept in one file: one scenario, read top to bottom: its setup, its measurements, its report.
 /**
  * A regression check on the generated long-memory set (bench/lib/memory-dataset.ts; its planted
  * statements share phrasing with the offline slot rules, so real-dialogue quality is measured by

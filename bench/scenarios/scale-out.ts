@@ -1,3 +1,4 @@
+// Kept in one file: one scenario, read top to bottom: the topology it starts, its measurements at each size, its report.
 /**
  * `npm run bench -- scale-out`: the PostgreSQL session store (@strata/store-postgres) beside the
  * embedded SQLite store (@strata/store-sqlite), in one run, on what scaling out asks of a store:

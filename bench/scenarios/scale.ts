@@ -1,3 +1,4 @@
+// Kept in one file: one scenario, read top to bottom: its setup, its measurements at each size, its report.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

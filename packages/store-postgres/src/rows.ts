@@ -1,3 +1,4 @@
+// Kept in one file: every table's row shape beside its mapping both ways, so a column is changed for reads and writes at once.
 import { restoreText, StrataError } from '@strata/core';
 import type { Fact, JobRecord, JobType, NewMessage, Role, Session, StoredMessage, Summary, SummaryLevel, ToolCall, Topic, TurnLink } from '@strata/core';
 

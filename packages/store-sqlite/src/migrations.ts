@@ -1,3 +1,4 @@
+// Kept in one file: the schema's migrations in order, so its history reads top to bottom and a new one goes at the end.
 import type Database from 'better-sqlite3';
 import { StrataError, nameProblem } from '@strata/core';
 

@@ -1,3 +1,4 @@
+// Kept in one file: one cache whose state (namespaces loaded, changes pending, the epoch seen, snapshots due) each method keeps in step.
 import type Database from 'better-sqlite3';
 import { encodeLexicalDump, factLexicalText, InMemoryLexicalIndex, restoreText, turnLexicalText } from '@strata/core';
 import type { LexicalHit, LexicalKind, LexicalQuery, StoreOp, StoredMessage } from '@strata/core';

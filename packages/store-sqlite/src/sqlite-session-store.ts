@@ -1,3 +1,4 @@
+// Kept in one file: the adapter class, one method per port operation; its SQL lives in session-queries.ts, session-write.ts and sqlite-topic-ops.ts.
 import type Database from 'better-sqlite3';
 import { StrataError } from '@strata/core';
 import type {

@@ -1,3 +1,4 @@
+// Kept in one file: one contract suite (random sequences of valid and hostile calls checked against a model), its operations and checks side by side.
 import { existsSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

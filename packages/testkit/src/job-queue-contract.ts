@@ -1,3 +1,4 @@
+// Kept in one file: one contract suite (the JobQueue port), its cases side by side.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StrataError } from '@strata/core';
 import type { DeriveAttempt, DeriveJob, DeriveResult, JobQueue, JobRuntime, TranscriptTurn } from '@strata/core';

@@ -1,3 +1,4 @@
+// Kept in one file: one contract suite (the KnowledgeBase port), its cases side by side.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StrataError } from '@strata/core';
 import type { KnowledgeBase, KnowledgeEntry, KnowledgeFilter, KnowledgeMatch } from '@strata/core';

@@ -1,3 +1,4 @@
+// Kept in one file: one contract suite (what a careless or hostile caller sends through the Memory API), its cases side by side.
 import { afterEach, describe, expect, it } from 'vitest';
 import { StrataError, createMemory, type Memory, type PolicyInput, type SessionStore, type StrataErrorCode } from '@strata/core';
 

@@ -1,3 +1,4 @@
+// Kept in one file: the write cases of the SessionStore contract, side by side.
 import { expect } from 'vitest';
 import type { CurrentLexical, CurrentStore, Define } from './fixtures.js';
 import { T0, expectStrataError, fact, idsOf, job, message, seedSession, session, storedMessage, summary } from './fixtures.js';

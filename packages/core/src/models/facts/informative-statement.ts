@@ -1,3 +1,4 @@
+// Long only in its closed word lists (one word per line, as the formatter lays them out); the tests on a parsed sentence they serve are below them.
 import type { ParsedSentence, ParsedToken } from './parse-sentences.js';
 
 const SUBJECTS: ReadonlySet<string> = new Set(['i', "i'm", 'my', 'we', 'our']);
