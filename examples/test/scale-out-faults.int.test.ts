@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { HashingEmbeddings, type Memory } from '@strata/core';
 import { createChromaKnowledgeBase } from '@strata/kb-chroma';
@@ -84,16 +84,16 @@ async function killed(child: Child): Promise<void> {
   await child.exited;
 }
 
-/** Polls until no derive or apply job waits or runs under the prefix. */
-async function drained(ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const stats = await readQueueStats({ url: topology.redisUrl, prefix: topology.redisPrefix });
-    const busy = Object.values(stats.queues).reduce((sum, q) => sum + q.waiting + q.active + q.delayed, 0);
-    if (busy === 0) return;
-    if (Date.now() > deadline) throw new Error(`queues still busy after ${ms} ms: ${JSON.stringify(stats.queues)}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+/** Returns once no derive or apply job waits or runs under the prefix (read by `vi.waitFor`); rejects after `ms`. */
+function drained(ms: number): Promise<void> {
+  return vi.waitFor(
+    async () => {
+      const stats = await readQueueStats({ url: topology.redisUrl, prefix: topology.redisPrefix });
+      const busy = Object.values(stats.queues).reduce((sum, q) => sum + q.waiting + q.active + q.delayed, 0);
+      if (busy > 0) throw new Error(`queues still busy after ${ms} ms: ${JSON.stringify(stats.queues)}`);
+    },
+    { timeout: ms, interval: 250 },
+  );
 }
 
 describe.skipIf(unavailable !== null)(`scale-out: ${APPS} app processes and 2 workers on PostgreSQL, Redis and Chroma${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
@@ -121,11 +121,11 @@ describe.skipIf(unavailable !== null)(`scale-out: ${APPS} app processes and 2 wo
     const apps = Array.from({ length: APPS }, (_, i) => start('app', { name: `app${i}`, sessions: SESSIONS, appends: APPENDS }));
     // mid-run: one app after a fifth of its appends, then one worker
     const [victimApp] = apps as [Child];
-    await victimApp.until((out) => acks(out).length >= APPENDS / 5, `${APPENDS / 5} acknowledged appends`, 240_000);
+    await victimApp.until((out) => acks(out).length >= APPENDS / 5, `${APPENDS / 5} acknowledged appends`, 600_000);
     await killed(victimApp);
     await killed(workers[0] as Child);
     workers.push(start('worker'));
-    for (const app of apps.slice(1)) await app.until((out) => out.includes('done'), 'done', 600_000);
+    for (const app of apps.slice(1)) await app.until((out) => out.includes('done'), 'done', 1_200_000);
     // what the killed app planned goes on: its jobs are in Redis, and the survivors' appends to the same sessions re-plan what it left unplanned
     await memory.flush();
     await drained(300_000);
@@ -193,5 +193,5 @@ describe.skipIf(unavailable !== null)(`scale-out: ${APPS} app processes and 2 wo
     } finally {
       await store.close();
     }
-  }, 900_000);
+  }, 1_800_000);
 });

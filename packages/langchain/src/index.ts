@@ -4,7 +4,7 @@ export type { StrataChatMessageHistoryOptions } from './strata-chat-message-hist
 export { StrataRetriever } from './strata-retriever.js';
 export type { StrataDocumentMetadata, StrataRetrieverOptions } from './strata-retriever.js';
 export { withStrataMemory } from './with-strata-memory.js';
-export type { WithStrataMemoryInput, WithStrataMemoryOptions } from './with-strata-memory.js';
+export type { ReplyOutcome, WithStrataMemoryInput, WithStrataMemoryOptions } from './with-strata-memory.js';
 export { createStrataMiddleware } from './strata-agent-middleware.js';
 export type { StrataAgentRuntime, StrataMiddleware, StrataMiddlewareOptions } from './strata-agent-middleware.js';
 export { toMessageInput, toMessageInputs } from './from-langchain-message.js';

@@ -33,7 +33,21 @@ export interface WithStrataMemoryOptions {
   budgetTokens?: number;
   /** Called with each context before the model sees it: its manifest says what was kept or cut, and why. */
   onContext?: (context: ContextResult) => void;
+  /**
+   * Called once per call when the reply's fate is known: appended to the session, or not, and
+   * why not (e.g. to log a streamed answer the user aborted). It runs after the append, so the
+   * session already holds what it says.
+   */
+  onReply?: (outcome: ReplyOutcome) => void;
 }
+
+/**
+ * What became of one call's reply (see {@link WithStrataMemoryOptions.onReply}). A reply is
+ * not stored when the call was `aborted` through its signal, when the consumer of a stream
+ * `stopped reading` before its end, when the model or the append `failed` (with its error), or when
+ * the model streamed nothing (`empty`).
+ */
+export type ReplyOutcome = { sessionId: string; stored: true } | { sessionId: string; stored: false; reason: 'aborted' | 'stopped reading' | 'failed' | 'empty'; error?: unknown };
 
 /**
  * Gives any chat model (or runnable taking `BaseMessage[]`) strata memory. Each call appends
@@ -80,9 +94,15 @@ class StrataMemoryRunnable<O extends BaseMessage> extends Runnable<WithStrataMem
 
   private async invokeModel(input: WithStrataMemoryInput, config?: Partial<RunnableConfig>, runManager?: CallbackManagerForChainRun): Promise<O> {
     const { sessionId, prompt } = await this.prepare(input, config ?? {});
-    const reply = await this.model.invoke(prompt, patchConfig(config, { callbacks: runManager?.getChild() }));
-    await this.store(sessionId, reply);
-    return reply;
+    try {
+      const reply = await this.model.invoke(prompt, patchConfig(config, { callbacks: runManager?.getChild() }));
+      await this.store(sessionId, reply);
+      this.options.onReply?.({ sessionId, stored: true });
+      return reply;
+    } catch (error) {
+      this.options.onReply?.({ sessionId, stored: false, reason: config?.signal?.aborted ? 'aborted' : 'failed', error });
+      throw error;
+    }
   }
 
   private async *streamModel(inputs: AsyncGenerator<WithStrataMemoryInput>, runManager?: CallbackManagerForChainRun, config?: Partial<RunnableConfig>): AsyncGenerator<O> {
@@ -91,14 +111,39 @@ class StrataMemoryRunnable<O extends BaseMessage> extends Runnable<WithStrataMem
     if (input === undefined) return;
     const { sessionId, prompt } = await this.prepare(input, config ?? {});
     let reply: O | undefined;
-    for await (const chunk of await this.model.stream(prompt, patchConfig(config, { callbacks: runManager?.getChild() }))) {
-      reply = reply === undefined ? chunk : (concat(reply, chunk) as O);
-      yield chunk;
+    // The outcome is reported once: when the stream ends, fails or is left, or at the abort
+    // itself (an aborted stream can stay suspended at its yield, never resumed).
+    let settled = false;
+    let storing = false;
+    const report = (outcome: ReplyOutcome): void => {
+      if (settled) return;
+      settled = true;
+      this.options.onReply?.(outcome);
+    };
+    const signal = config?.signal;
+    const onAbort = (): void => {
+      if (!storing) report({ sessionId, stored: false, reason: 'aborted' });
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      for await (const chunk of await this.model.stream(prompt, patchConfig(config, { callbacks: runManager?.getChild() }))) {
+        reply = reply === undefined ? chunk : (concat(reply, chunk) as O);
+        yield chunk;
+      }
+      // Reached only when the model's stream ended: a consumer that stopped reading never gets here.
+      // Some models end their stream quietly on abort, so the signal decides.
+      signal?.throwIfAborted();
+      storing = true;
+      if (reply !== undefined) await this.store(sessionId, reply);
+      report(reply === undefined ? { sessionId, stored: false, reason: 'empty' } : { sessionId, stored: true });
+    } catch (error) {
+      report({ sessionId, stored: false, reason: !storing && signal?.aborted ? 'aborted' : 'failed', error });
+      throw error;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      // a consumer that stops reading ends this generator at its yield
+      report({ sessionId, stored: false, reason: 'stopped reading' });
     }
-    // Reached only when the model's stream ended: a consumer that stopped reading never gets here.
-    // Some models end their stream quietly on abort, so the signal decides.
-    config?.signal?.throwIfAborted();
-    if (reply !== undefined) await this.store(sessionId, reply);
   }
 
   /** Appends the new turns and builds the prompt from strata's context. */

@@ -21,11 +21,13 @@ describe.skipIf(unavailable !== null)(`PostgresSessionStore across a PostgreSQL 
         store,
         's1',
         3,
-        async () => {
-          await new Promise((resolve) => setTimeout(resolve, 300));
+        async (progress) => {
+          await progress.acknowledged(10);
           before = (await store.messages({ sessionId: 's1' })).length;
           cluster?.restart();
-          await new Promise((resolve) => setTimeout(resolve, 700));
+          // the restart failed the appends in flight, then the writers got on again
+          await progress.failed(1);
+          await progress.acknowledged(10, 30_000);
         },
         50,
       );

@@ -1,3 +1,4 @@
+import { vi } from 'vitest';
 import { StrataError, type SessionStore } from '@strata/core';
 
 const T0 = Date.UTC(2024, 0, 1);
@@ -10,13 +11,21 @@ export interface AppendsUnderFaults {
   failures: StrataError[];
 }
 
+/** What `during` can wait for: the appenders' progress, counted from when `during` started. */
+export interface AppendProgress {
+  /** Resolves once `more` appends were acknowledged after this call; rejects after `ms`. */
+  acknowledged(more: number, ms?: number): Promise<void>;
+  /** Resolves once `more` appends failed after this call; rejects after `ms`. */
+  failed(more: number, ms?: number): Promise<void>;
+}
+
 /**
  * Runs `writers` loops that append to `sessionId` as an app would, each retrying an append
  * after a retryable error with the same message (its id makes a retry safe: a commit cut off
  * may have gone through, and the retry then finds the id taken), while `during` runs; stops
  * them when it resolves. A non-StrataError or a non-retryable one rejects.
  */
-export async function appendsWhile(store: SessionStore, sessionId: string, writers: number, during: () => Promise<void>, retryDelayMs = 0): Promise<AppendsUnderFaults> {
+export async function appendsWhile(store: SessionStore, sessionId: string, writers: number, during: (progress: AppendProgress) => Promise<void>, retryDelayMs = 0): Promise<AppendsUnderFaults> {
   const acknowledged: string[] = [];
   const failures: StrataError[] = [];
   let stop = false;
@@ -41,9 +50,21 @@ export async function appendsWhile(store: SessionStore, sessionId: string, write
       }
     }
   };
+  const grown =
+    (list: unknown[], what: string) =>
+    (more: number, ms = 15_000) => {
+      const target = list.length + more;
+      return vi.waitFor(
+        () => {
+          if (list.length < target) throw new Error(`${more} more appends ${what} did not happen within ${ms} ms (${list.length - target + more} did)`);
+        },
+        { timeout: ms, interval: 5 },
+      );
+    };
+  const progress: AppendProgress = { acknowledged: grown(acknowledged, 'acknowledged'), failed: grown(failures, 'failing') };
   const running = Array.from({ length: writers }, (_, w) => writer(w));
   try {
-    await during();
+    await during(progress);
   } finally {
     stop = true;
   }

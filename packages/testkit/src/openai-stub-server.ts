@@ -1,3 +1,4 @@
+// Kept in one file: one stub server, its routes and what it records; the completions it builds are in openai-stub-completions.ts.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -62,6 +63,8 @@ export interface RecordedRequest {
    * answer, the `chat.completion.chunk` objects sent; absent for errors.
    */
   response?: unknown;
+  /** How answering it ended, once it has: all of it sent, or the client went away mid-stream (aborted, or stopped reading). */
+  ended?: 'sent' | 'client gone';
 }
 
 export interface OpenAiStub {
@@ -69,6 +72,8 @@ export interface OpenAiStub {
   url: string;
   /** Every request received, in order. */
   requests: RecordedRequest[];
+  /** Resolves once the stub is answering no request: each one received so far was sent, or its client went away. */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -111,14 +116,20 @@ export async function startOpenAiStub(options: OpenAiStubOptions = {}): Promise<
     if (req.method === 'GET' && req.url === '/v1/models') return { json: { object: 'list', data: (options.models ?? ['stub']).map((id) => ({ id, object: 'model', created: 0, owned_by: 'stub' })) } };
     throw new StubError(404, `openai stub: no route for ${req.method ?? ''} ${req.url ?? ''}`);
   };
+  const answering = new Set<Promise<void>>();
   const server = createServer((req, res) => {
-    void handle(req, res, options.streamDelayMs ?? 0, async (body) => {
-      const recorded: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
+    let recorded: RecordedRequest | undefined;
+    const answer = handle(req, res, options.streamDelayMs ?? 0, async (body) => {
+      recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
       requests.push(recorded);
       const answer = await route(req, body);
       recorded.response = 'json' in answer ? answer.json : answer.chunks;
       return answer;
+    }).then((ended) => {
+      if (recorded) recorded.ended = ended;
+      answering.delete(answer);
     });
+    answering.add(answer);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -128,6 +139,9 @@ export async function startOpenAiStub(options: OpenAiStubOptions = {}): Promise<
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    settled: async () => {
+      while (answering.size) await Promise.all(answering);
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
@@ -150,15 +164,18 @@ function replySource(chat: StubChatReply[] | StubChatHandler): (request: ChatCom
 /** A JSON body, or the chunks of a server-sent event stream. */
 type Answer = { json: unknown } | { chunks: unknown[] };
 
-async function handle(req: IncomingMessage, res: ServerResponse, delayMs: number, route: (body: unknown) => Promise<Answer>): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, delayMs: number, route: (body: unknown) => Promise<Answer>): Promise<'sent' | 'client gone'> {
   try {
     const answer = await route(await readJson(req));
-    if ('json' in answer) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer.json));
+    if ('json' in answer) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer.json));
+      return 'sent';
+    }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     for (const chunk of answer.chunks) {
       if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
       // the client went away (aborted, or stopped reading): nothing more to send
-      if (res.destroyed) return;
+      if (res.destroyed) return 'client gone';
       res.write(`data: ${JSON.stringify(chunk)}\n\n`);
     }
     res.end('data: [DONE]\n\n');
@@ -167,6 +184,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, delayMs: number
     const message = error instanceof Error ? error.message : String(error);
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message, type: 'invalid_request_error' } }));
   }
+  return 'sent';
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {

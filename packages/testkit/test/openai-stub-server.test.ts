@@ -145,7 +145,8 @@ describe('startOpenAiStub streaming', () => {
     await expect(reading).rejects.toThrow(/abort/i);
     expect(received.length).toBeLessThan(10);
     // the stub stops writing to the closed connection and keeps serving
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await stub.settled();
+    expect(stub.requests[0]?.ended).toBe('client gone');
     expect((await post(`${stub.url}/v1/embeddings`, { input: 'x' })).status).toBe(200);
   });
 });

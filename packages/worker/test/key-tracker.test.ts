@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DeriveJob, JobRef } from '@strata/core';
 import { KeyTracker } from '../src/key-tracker.js';
 import type { CheckOutcome, Tracked } from '../src/key-tracker.js';
-import { within } from './fixtures/model-server.js';
+import { within } from './fixtures/wait.js';
 
 const job = (fromSeq: number): DeriveJob => ({
   key: `summarize:s:${fromSeq}-${fromSeq + 1}`,

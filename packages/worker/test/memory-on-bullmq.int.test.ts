@@ -5,22 +5,13 @@ import type { WorkerHandle } from '../src/index.js';
 import { memoryOn, namespaceOf, openWorld, POLICY, referenceSnapshot, snapshot, turnsFor } from './fixtures/conversation.js';
 import { offlineModels } from './fixtures/models.js';
 import { REDIS_URL, deleteKeys, redisUnavailable, uniquePrefix } from './redis-server.js';
+import { until } from './fixtures/wait.js';
 
 const unavailable = await redisUnavailable();
 const SESSIONS = [
   { n: 1, turns: 30 },
   { n: 2, turns: 22 },
 ];
-
-/** Polls `read` until `done` holds, at most `ms`. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 if (unavailable === null) {
   describe('a memory on BullMQ', () => {
@@ -83,6 +74,8 @@ if (unavailable === null) {
       const stats = await until(
         () => queue.stats(),
         (s) => s.queues.summarize.waiting + s.queues.summarize.active + s.queues.apply.waiting + s.queues.apply.active === 0 && s.applied > 0,
+        20_000,
+        'the summaries applied, the ingest job held back',
       );
       expect(stats.queues.ingest.waiting).toBe(1);
       expect((await memory.getContext('s1')).pending.jobs.map((job) => job.type)).toEqual(['ingest']);
@@ -172,6 +165,8 @@ if (unavailable === null) {
         await until(
           () => queue.pending(),
           (pending) => pending.length === 0,
+          20_000,
+          'no job pending',
         ),
       ).toEqual([]);
       expect(applied.map((result) => result.job.key)).toEqual([job.key]);

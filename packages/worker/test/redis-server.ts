@@ -64,19 +64,30 @@ export async function startOwnRedis(): Promise<OwnRedis> {
   const port = await freePort();
   const url = `redis://127.0.0.1:${port}`;
   let child: ChildProcess | null = null;
-  const start = async (): Promise<void> => {
-    child = spawn(REDIS_SERVER_BINARY, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      try {
-        await ping(url);
-        return;
-      } catch (error) {
-        if (Date.now() > deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }
-  };
+  // Started once its log says so: redis-server prints "Ready to accept connections" when it listens.
+  const start = (): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      const started = spawn(REDIS_SERVER_BINARY, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      child = started;
+      let log = '';
+      const timer = setTimeout(() => fail(new Error(`redis-server on port ${port} was not ready within 10 s; its log:\n${log}`)), 10_000);
+      const onData = (data: Buffer): void => {
+        log += data.toString('utf8');
+        if (!log.includes('Ready to accept connections')) return;
+        clearTimeout(timer);
+        started.stdout?.off('data', onData).resume();
+        started.off('exit', onExit);
+        resolve();
+      };
+      const onExit = (code: number | null): void => fail(new Error(`redis-server on port ${port} exited (code ${code}) before it was ready; its log:\n${log}`));
+      const fail = (error: Error): void => {
+        clearTimeout(timer);
+        started.kill('SIGKILL');
+        reject(error);
+      };
+      started.stdout?.on('data', onData);
+      started.once('exit', onExit);
+    });
   const stop = async (): Promise<void> => {
     const running = child;
     child = null;

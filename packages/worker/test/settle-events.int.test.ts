@@ -4,7 +4,7 @@ import { StrataError } from '@strata/core';
 import type { DeriveJob, DeriveResult, JobRuntime } from '@strata/core';
 import { createBullMqJobQueue } from '../src/index.js';
 import type { BullMqJobQueue, BullMqJobQueueOptions } from '../src/index.js';
-import { within } from './fixtures/model-server.js';
+import { within } from './fixtures/wait.js';
 import { REDIS_URL, deleteKeys, hasRedisServerBinary, redisUnavailable, startOwnRedis, uniquePrefix } from './redis-server.js';
 
 const unavailable = await redisUnavailable();

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BackgroundError, Memory } from '@strata/core';
+import type { BackgroundError, Memory, StrataError } from '@strata/core';
 import { createBullMqJobQueue } from '../src/index.js';
 import type { BullMqJobQueue, BullMqJobQueueOptions } from '../src/index.js';
 import { memoryOn, namespaceOf, openWorld, referenceSnapshot, snapshot, turnsFor } from './fixtures/conversation.js';
 import type { World } from './fixtures/conversation.js';
-import { modelServer, until, within } from './fixtures/model-server.js';
+import { modelServer } from './fixtures/model-server.js';
+import { until, within } from './fixtures/wait.js';
 import { killAllWorkers, spawnWorker } from './fixtures/spawn-worker.js';
 import { REDIS_URL, deleteKeys, hasRedisServerBinary, redisUnavailable, startOwnRedis, uniquePrefix } from './redis-server.js';
 import type { OwnRedis } from './redis-server.js';
@@ -26,13 +27,16 @@ interface App {
   queue: BullMqJobQueue;
   /** What the memory reported failing in the background. */
   errors: BackgroundError[];
+  /** What the queue's own Redis connection reported (e.g. reconnecting). */
+  queueErrors: StrataError[];
 }
 
 async function openApp(options: BullMqJobQueueOptions): Promise<App> {
   const world = await openWorld();
-  const queue = await createBullMqJobQueue({ deriveConcurrency: 0, backoffMs: 50, ...options });
+  const queueErrors: StrataError[] = [];
+  const queue = await createBullMqJobQueue({ deriveConcurrency: 0, backoffMs: 50, onError: (error) => queueErrors.push(error), ...options });
   const errors: BackgroundError[] = [];
-  return { world, queue, errors, memory: await memoryOn(world, queue, (event) => errors.push(event)) };
+  return { world, queue, errors, queueErrors, memory: await memoryOn(world, queue, (event) => errors.push(event)) };
 }
 
 async function converse(memory: Memory, sessions = SESSIONS): Promise<void> {
@@ -186,9 +190,17 @@ if (unavailable === null) {
           'three results applied',
         );
 
+        const reportedBefore = app.queueErrors.length;
         await redis.stop();
         const completedAtRestart = workers.map((worker) => worker.lines('completed ').length);
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        // the app's connection has seen Redis go: its queue reports the lost connection
+        await until(
+          async () => app.queueErrors.length,
+          (count) => count > reportedBefore,
+          10_000,
+          'the queue to report the lost connection',
+        );
+        expect(app.queueErrors[reportedBefore]).toMatchObject({ code: 'BACKEND_UNAVAILABLE' });
         // An append while Redis is down stores the turns and does not wait for Redis; the
         // planning after it (next macrotask) fails and is recorded, to be retried by flush.
         await within(converse(app.memory, [LATE]), 10_000, 'an append while Redis is down');

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ToolMessage, type AIMessageChunk } from '@langchain/core/messages';
 import type { OpenAiStub } from '@strata/testkit';
-import { withStrataMemory } from '../../src/index.js';
+import { withStrataMemory, type ReplyOutcome } from '../../src/index.js';
 import { createTestMemory } from '../helpers.js';
 import { chatRequests, startStubModel, storedTurns } from './openai-stub-model.js';
 
@@ -18,12 +18,24 @@ async function setUp(chat: Parameters<typeof startStubModel>[0]['chat'], streamD
   const session = await memory.sessions.create({ namespace: 'u1' });
   const started = await startStubModel({ chat, streamDelayMs });
   stub = started.stub;
-  return { memory, session, chat: withStrataMemory(started.model, { memory, sessionId: session.id, systemPrompt: 'Be brief.' }) };
+  const outcomes: ReplyOutcome[] = [];
+  let reported = (): void => undefined;
+  const onReply = (outcome: ReplyOutcome): void => {
+    outcomes.push(outcome);
+    reported();
+  };
+  /** Resolves with the outcome of the call made `n`-th (from 1), once it is known. */
+  const outcomeOf = (n: number): Promise<ReplyOutcome> =>
+    new Promise((resolve) => {
+      reported = () => outcomes[n - 1] && resolve(outcomes[n - 1] as ReplyOutcome);
+      reported();
+    });
+  return { memory, session, outcomes, outcomeOf, chat: withStrataMemory(started.model, { memory, sessionId: session.id, systemPrompt: 'Be brief.', onReply }) };
 }
 
 describe('withStrataMemory streaming', () => {
   it("stream() yields the model's chunks as they come, then stores the whole reply once", async () => {
-    const { memory, session, chat } = await setUp([{ content: 'Checking Oslo.', toolCalls: [{ id: 'call_o', name: 'get_weather', args: { city: 'Oslo' } }] }, 'It is -3 °C in Oslo.']);
+    const { memory, session, chat, outcomes } = await setUp([{ content: 'Checking Oslo.', toolCalls: [{ id: 'call_o', name: 'get_weather', args: { city: 'Oslo' } }] }, 'It is -3 °C in Oslo.']);
     const chunks: AIMessageChunk[] = [];
     for await (const chunk of await chat.stream('Weather in Oslo?')) chunks.push(chunk as AIMessageChunk);
     expect(chunks.filter((c) => c.text).map((c) => c.text)).toEqual(['Checking ', 'Oslo.']);
@@ -38,6 +50,10 @@ describe('withStrataMemory streaming', () => {
       ['assistant', 'Checking Oslo.'],
       ['tool', '{"tempC":-3}'],
       ['assistant', 'It is -3 °C in Oslo.'],
+    ]);
+    expect(outcomes).toEqual([
+      { sessionId: session.id, stored: true },
+      { sessionId: session.id, stored: true },
     ]);
     await memory.close();
   });
@@ -58,7 +74,7 @@ describe('withStrataMemory streaming', () => {
   });
 
   it('stores no reply when the stream is aborted through its signal', async () => {
-    const { memory, session, chat } = await setUp([longAnswer], 5);
+    const { memory, session, chat, outcomes, outcomeOf } = await setUp([longAnswer], 5);
     const controller = new AbortController();
     const seen: string[] = [];
     await expect(
@@ -70,22 +86,28 @@ describe('withStrataMemory streaming', () => {
       })(),
     ).rejects.toThrow(/abort/i);
     expect(seen.length).toBeLessThan(10);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // the abort reaches the caller at once; the runnable learns of it from the model's stream
+    expect(await outcomeOf(1)).toMatchObject({ sessionId: session.id, stored: false, reason: 'aborted' });
     expect(await storedTurns(memory, session.id)).toEqual([{ role: 'user', content: 'Talk to me.' }]);
+    expect(outcomes).toHaveLength(1);
     await memory.close();
   });
 
   it('stores no reply when the consumer stops reading early', async () => {
-    const { memory, session, chat } = await setUp([longAnswer, 'Fine.']);
+    const { memory, session, chat, outcomes, outcomeOf } = await setUp([longAnswer, 'Fine.']);
     let read = 0;
     for await (const chunk of await chat.stream('Talk to me.')) {
       if (chunk.text && ++read === 3) break;
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await outcomeOf(1)).toEqual({ sessionId: session.id, stored: false, reason: 'stopped reading' });
     expect(await storedTurns(memory, session.id)).toEqual([{ role: 'user', content: 'Talk to me.' }]);
     // the session goes on: the next call's reply is stored
     expect((await chat.invoke('Short, please.')).text).toBe('Fine.');
     expect((await storedTurns(memory, session.id)).map((t) => t.content)).toEqual(['Talk to me.', 'Short, please.', 'Fine.']);
+    expect(outcomes).toEqual([
+      { sessionId: session.id, stored: false, reason: 'stopped reading' },
+      { sessionId: session.id, stored: true },
+    ]);
     await memory.close();
   });
 });

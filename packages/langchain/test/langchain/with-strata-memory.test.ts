@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
-import { withStrataMemory } from '../../src/index.js';
+import { withStrataMemory, type ReplyOutcome } from '../../src/index.js';
 import type { ContextResult, ExportBundle } from '@strata/core';
 import type { OpenAiStub } from '@strata/testkit';
 import { createTestMemory } from '../helpers.js';
@@ -55,6 +55,22 @@ describe('withStrataMemory', () => {
     ]);
     // The second call's prompt pairs the stored tool call with its result, as providers require.
     expect(model.prompts[1]?.map((m) => m.type)).toEqual(['human', 'ai', 'tool']);
+    await memory.close();
+  });
+
+  it('reports what became of each reply: stored, or not stored because the model failed', async () => {
+    const { memory } = await createTestMemory();
+    const session = await memory.sessions.create({ namespace: 'u1' });
+    const outcomes: ReplyOutcome[] = [];
+    // the script holds one reply: the second call fails in the model
+    const chat = withStrataMemory(new ScriptedChatModel(['Hello, Ana!']), { memory, sessionId: session.id, onReply: (o) => outcomes.push(o) });
+    await chat.invoke('Hi, my name is Ana.');
+    await expect(chat.invoke('And again?')).rejects.toThrow(/no reply left/);
+    expect(outcomes).toEqual([
+      { sessionId: session.id, stored: true },
+      { sessionId: session.id, stored: false, reason: 'failed', error: expect.objectContaining({ message: expect.stringMatching(/no reply left/) }) },
+    ]);
+    expect((await storedTurns(memory, session.id)).map((t) => t.content)).toEqual(['Hi, my name is Ana.', 'Hello, Ana!', 'And again?']);
     await memory.close();
   });
 
