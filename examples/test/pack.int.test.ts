@@ -82,17 +82,35 @@ function publicPackages(): { dir: string; manifest: PackageJson }[] {
 }
 
 /**
- * The files an `exports` map points at, by condition path, leaving out `@strata/source`: a
- * condition only the workspace sets (it points at the TypeScript sources, never shipped).
+ * The files an `exports` map points at, by condition path (`@strata/source`, which only the
+ * workspace sets, included: the TypeScript sources ship for the source maps).
  */
 function exportTargets(value: unknown, at: string, out: { at: string; target: string }[] = []): { at: string; target: string }[] {
   if (typeof value === 'string') out.push({ at, target: value });
   else if (Array.isArray(value)) {
     for (const [i, v] of value.entries()) exportTargets(v, `${at}[${i}]`, out);
   } else if (value && typeof value === 'object') {
-    for (const [key, v] of Object.entries(value)) if (key !== '@strata/source') exportTargets(v, `${at}[${JSON.stringify(key)}]`, out);
+    for (const [key, v] of Object.entries(value)) exportTargets(v, `${at}[${JSON.stringify(key)}]`, out);
   }
   return out;
+}
+
+/** The source a compiled file comes from: `dist/a/b.js`, `.d.ts` or their maps -> `src/a/b.ts`. */
+function sourceOf(file: string): string {
+  return file.replace(/^dist\//, 'src/').replace(/(\.d)?\.(js|ts)(\.map)?$/, '.ts');
+}
+
+/** The `sources` of every source map in the tarball that do not resolve to a file of the tarball. */
+function unresolvedMapSources(installed: string, files: Set<string>): string[] {
+  const missing: string[] = [];
+  for (const map of [...files].filter((file) => file.endsWith('.map'))) {
+    const { sources } = readJson<{ sources: string[] }>(join(installed, map));
+    for (const source of sources) {
+      const resolved = posix.normalize(posix.join(posix.dirname(map), source));
+      if (!files.has(resolved)) missing.push(`${map} -> ${source}`);
+    }
+  }
+  return missing;
 }
 
 /** Whether `target` (`./dist/x.js`, or a pattern `./dist/*.js`) names a file of the tarball. */
@@ -211,11 +229,8 @@ describe.skipIf(registryDown !== null)(`packed packages installed outside the wo
       mkdirSync(tarballs);
       mkdirSync(consumer);
 
+      // each package's prepack cleans and builds: the tarball holds this checkout's build only
       for (const { dir, manifest } of packages) {
-        if (!existsSync(join(dir, 'dist'))) {
-          const build = await run('npm', ['run', 'build'], dir, RUN_TIMEOUT_MS);
-          if (build.code !== 0) throw new Error(describeFailure(`npm run build (${manifest.name})`, build));
-        }
         const pack = await run('npm', ['pack', '--json', '--loglevel=error', '--pack-destination', tarballs], dir, RUN_TIMEOUT_MS);
         if (pack.code !== 0) throw new Error(describeFailure(`npm pack (${manifest.name})`, pack));
         const [report] = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[];
@@ -263,6 +278,12 @@ describe.skipIf(registryDown !== null)(`packed packages installed outside the wo
       const untyped = conditions.filter((at) => at.endsWith('["default"]') && !conditions.includes(at.replace(/\["default"\]$/, '["types"]')));
       expect.soft(untyped, `${manifest.name}: exports without a "types" condition`).toEqual([]);
       expect.soft(missingReferences(installed, files, shipped), `${manifest.name}: modules the tarball lacks`).toEqual([]);
+      // no stale build output: every compiled file comes from a source the tarball holds
+      const orphans = [...files].filter((file) => file.startsWith('dist/') && !files.has(sourceOf(file)));
+      expect.soft(orphans, `${manifest.name}: compiled files without their source`).toEqual([]);
+      expect.soft(unresolvedMapSources(installed, files), `${manifest.name}: source maps naming files the tarball lacks`).toEqual([]);
+      const tests = [...files].filter((file) => file.endsWith('.test.ts'));
+      expect.soft(tests, `${manifest.name}: tests shipped`).toEqual([]);
     }
   });
 
