@@ -44,7 +44,6 @@ export async function appendMessages(tx: Queryable, sessionId: string, messages:
   await indexTurns(tx, unplaced);
   // the one statement that takes the session's row lock, held to the commit: concurrent appends
   // to a session queue for a single round trip, not for the whole write
-  const column = <K extends keyof MessageRow>(key: K): MessageRow[K][] => unplaced.map((row) => row[key]);
   const locked =
     (
       await tx.query<{ namespace: string; last_seq: number }>(
@@ -61,21 +60,7 @@ export async function appendMessages(tx: Queryable, sessionId: string, messages:
          UPDATE sessions SET last_seq = s.last_seq + $12, updated_at = greatest(sessions.updated_at, $13) FROM s WHERE sessions.id = $1 RETURNING 1
        )
        SELECT s.namespace, s.last_seq FROM s`,
-        [
-          sessionId,
-          column('id'),
-          column('role'),
-          column('content'),
-          column('name'),
-          column('tool_calls'),
-          column('tool_call_id'),
-          column('metadata'),
-          column('created_at'),
-          column('tokens'),
-          column('token_counter'),
-          unplaced.length,
-          Math.max(...unplaced.map((r) => r.created_at)),
-        ],
+        [sessionId, unplaced.map((row) => row.id), ...turnColumns(unplaced), unplaced.length, Math.max(...unplaced.map((r) => r.created_at))],
       )
     )[0] ?? missingSession(sessionId, 'append messages to it');
   if (locked.namespace !== namespace) {
@@ -164,26 +149,17 @@ async function assertFreeSeqs(tx: Queryable, messages: readonly StoredMessage[])
 
 /** Inserts message rows (one statement); their postings are written by {@link indexTurns}. */
 async function insertRows(tx: Queryable, rows: readonly MessageRow[]): Promise<void> {
-  const column = <K extends keyof MessageRow>(key: K): MessageRow[K][] => rows.map((row) => row[key]);
+  const placed = (['id', 'session_id', 'namespace', 'seq'] as const).map((key) => rows.map((row) => row[key]));
   await tx.query(
     `INSERT INTO messages (id, session_id, namespace, seq, role, content, name, tool_calls, tool_call_id, metadata, created_at, tokens, token_counter)
      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bigint[], $12::int[], $13::text[])`,
-    [
-      column('id'),
-      column('session_id'),
-      column('namespace'),
-      column('seq'),
-      column('role'),
-      column('content'),
-      column('name'),
-      column('tool_calls'),
-      column('tool_call_id'),
-      column('metadata'),
-      column('created_at'),
-      column('tokens'),
-      column('token_counter'),
-    ],
+    [...placed, ...turnColumns(rows)],
   );
+}
+
+/** The turn columns of message rows as arrays for unnest, in the order both inserts list them (role to token_counter). */
+function turnColumns(rows: readonly MessageRow[]): unknown[][] {
+  return (['role', 'content', 'name', 'tool_calls', 'tool_call_id', 'metadata', 'created_at', 'tokens', 'token_counter'] as const).map((key) => rows.map((row) => row[key]));
 }
 
 /** The postings of new turns (their ids are checked new: nothing indexed to replace). */
