@@ -26,10 +26,31 @@ export function memoryFile(config: CliConfig, file?: string): string {
  * at migration are said once per command.
  */
 export async function openSessionStore(config: CliConfig, path?: string): Promise<CliSessionStore> {
-  if (config.store !== undefined) return openStoreUrl(config.store);
+  if (config.store !== undefined) {
+    refuseFileSettings(config.store, config);
+    return openStoreUrl(config.store);
+  }
   const store = await createSqliteSessionStore({ path: path ?? memoryFile(config), ...sealed(config) });
   reportNamespaceProblems(store.namespaceProblems());
   return store;
+}
+
+/**
+ * Settings only a SQLite file takes, refused beside `--store` instead of ignored: a `--db` that
+ * is not used, or an encryption key that seals nothing (strata does not encrypt PostgreSQL rows).
+ */
+export function refuseFileSettings(store: string, config: CliConfig): void {
+  const shown = shownStore(store);
+  if (config.db !== undefined) {
+    throw new StrataError('CONFIG_INVALID', `--db ${config.db} names a SQLite file, but --store ${shown} keeps sessions on PostgreSQL`, {
+      hint: 'Use one of them: --store for the memory every process shares, or --db for a local file. `strata config` shows where each one is set.',
+    });
+  }
+  if (config.encryptionKey !== undefined) {
+    throw new StrataError('CONFIG_INVALID', `an encryption key is set, but --store ${shown} keeps sessions on PostgreSQL, where strata encrypts nothing`, {
+      hint: "Unset STRATA_ENCRYPTION_KEY (or the config file's encryptionKey) to use --store, and encrypt at rest on the server instead (e.g. an encrypted volume). `strata config` shows where it is set.",
+    });
+  }
 }
 
 /** A PostgreSQL URL as it can be shown: without its password. */

@@ -23,7 +23,7 @@ import type { ChatAssistant } from './chat/assistant.js';
 import { OfflineAssistant } from './chat/offline-assistant.js';
 import type { CliConfig } from './config.js';
 import { count, note } from './format/output.js';
-import { memoryFile, openSessionStore, sealed, shownStore } from './store-wiring.js';
+import { memoryFile, openSessionStore, refuseFileSettings, sealed, shownStore } from './store-wiring.js';
 
 /**
  * The composition root of the `strata` command: the only place that chooses adapters.
@@ -92,6 +92,7 @@ export async function wireMemory(config: CliConfig, options: WireOptions = {}): 
  */
 function storePlace(config: CliConfig, options: WireOptions): { file?: string; shown: string; storage: string } {
   if (config.store !== undefined) {
+    refuseFileSettings(config.store, config);
     const shown = shownStore(config.store);
     if (config.chromaUrl === undefined) {
       throw new StrataError('CONFIG_INVALID', `--store ${shown} keeps sessions on PostgreSQL, but the knowledge base has no shared home`, {

@@ -87,4 +87,25 @@ describe('strata config: flags > env > config file > defaults', () => {
       expect(stderr).toMatch(/\nhint: /);
     }
   });
+
+  it('refuses --db and an encryption key beside --store rather than ignoring them, before reaching any server', async () => {
+    // port 9 (discard): nothing is opened, so no server is needed for the refusal
+    const store = ['--store', 'postgres://app:secret@127.0.0.1:9/db', '--chroma-url', 'http://127.0.0.1:9'];
+    const cases: [string[], NodeJS.ProcessEnv, RegExp][] = [
+      [
+        [...store, '--db', join(sandbox.dir, 'x.sqlite'), 'search', 'x'],
+        sandbox.env,
+        /--db .*x\.sqlite names a SQLite file, but --store postgres:\/\/app:\*\*\*\*@127\.0\.0\.1:9\/db keeps sessions on PostgreSQL/,
+      ],
+      [[...store, 'sessions'], { ...sandbox.env, STRATA_ENCRYPTION_KEY: 'k'.repeat(32) }, /an encryption key is set, but --store .* keeps sessions on PostgreSQL, where strata encrypts nothing/],
+      [[...store, 'search', 'x'], { ...sandbox.env, STRATA_ENCRYPTION_KEY: 'k'.repeat(32) }, /an encryption key is set/],
+    ];
+    for (const [args, env, message] of cases) {
+      const { code, stderr } = await runCli(args, { env });
+      expect({ args, code }).toEqual({ args, code: 1 });
+      expect(stderr).toMatch(message);
+      expect(stderr).toMatch(/\nhint: /);
+      expect(stderr).not.toMatch(/secret/);
+    }
+  });
 });
