@@ -94,15 +94,16 @@ class StrataMemoryRunnable<O extends BaseMessage> extends Runnable<WithStrataMem
 
   private async invokeModel(input: WithStrataMemoryInput, config?: Partial<RunnableConfig>, runManager?: CallbackManagerForChainRun): Promise<O> {
     const { sessionId, prompt } = await this.prepare(input, config ?? {});
+    let reply: O;
     try {
-      const reply = await this.model.invoke(prompt, patchConfig(config, { callbacks: runManager?.getChild() }));
+      reply = await this.model.invoke(prompt, patchConfig(config, { callbacks: runManager?.getChild() }));
       await this.store(sessionId, reply);
-      this.options.onReply?.({ sessionId, stored: true });
-      return reply;
     } catch (error) {
       this.options.onReply?.({ sessionId, stored: false, reason: config?.signal?.aborted ? 'aborted' : 'failed', error });
       throw error;
     }
+    this.options.onReply?.({ sessionId, stored: true });
+    return reply;
   }
 
   private async *streamModel(inputs: AsyncGenerator<WithStrataMemoryInput>, runManager?: CallbackManagerForChainRun, config?: Partial<RunnableConfig>): AsyncGenerator<O> {

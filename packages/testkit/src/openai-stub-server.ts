@@ -119,17 +119,18 @@ export async function startOpenAiStub(options: OpenAiStubOptions = {}): Promise<
   const answering = new Set<Promise<void>>();
   const server = createServer((req, res) => {
     let recorded: RecordedRequest | undefined;
-    const answer = handle(req, res, options.streamDelayMs ?? 0, async (body) => {
+    const replying: Promise<void> = handle(req, res, options.streamDelayMs ?? 0, async (body) => {
       recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
       requests.push(recorded);
       const answer = await route(req, body);
       recorded.response = 'json' in answer ? answer.json : answer.chunks;
       return answer;
-    }).then((ended) => {
-      if (recorded) recorded.ended = ended;
-      answering.delete(answer);
-    });
-    answering.add(answer);
+    })
+      .then((ended) => {
+        if (recorded) recorded.ended = ended;
+      })
+      .finally(() => answering.delete(replying));
+    answering.add(replying);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
