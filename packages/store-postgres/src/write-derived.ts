@@ -1,7 +1,7 @@
 import { factLexicalText, StrataError } from '@strata/core';
 import type { Fact, Summary } from '@strata/core';
 import type { Queryable } from './database.js';
-import { indexDocuments, removeDocuments } from './lexical.js';
+import { indexDocuments, removeDocuments, type LexicalDocument } from './lexical.js';
 import { storedText } from './rows.js';
 
 /*
@@ -31,14 +31,10 @@ export async function putSummaries(tx: Queryable, summaries: readonly Summary[])
     ]);
     await replaceSources(tx, 'summary', summary.id, summary.sourceMessageIds);
   }
-  // a summary put again is replaced: its old postings go first
-  await removeDocuments(
+  await replacePostings(
     tx,
     'summary',
     summaries.map((s) => s.id),
-  );
-  await indexDocuments(
-    tx,
     summaries.map((s) => ({ namespace: s.namespace, kind: 'summary' as const, id: s.id, sessionId: s.sessionId, text: s.text })),
   );
 }
@@ -67,16 +63,19 @@ export async function putFacts(tx: Queryable, facts: readonly Fact[]): Promise<v
     );
     await replaceSources(tx, 'fact', fact.id, fact.sourceMessageIds);
   }
-  // a fact put again is replaced (a superseded one is not indexed again)
-  await removeDocuments(
+  // a superseded fact is not indexed again
+  await replacePostings(
     tx,
     'fact',
     facts.map((f) => f.id),
-  );
-  await indexDocuments(
-    tx,
     facts.filter(isCurrent).map((f) => ({ namespace: f.namespace, kind: 'fact' as const, id: f.id, sessionId: null, text: factLexicalText(f) })),
   );
+}
+
+/** A record put again is replaced: the postings of `ids` go first, then `documents` are indexed. */
+async function replacePostings(tx: Queryable, kind: 'summary' | 'fact', ids: readonly string[], documents: readonly LexicalDocument[]): Promise<void> {
+  await removeDocuments(tx, kind, ids);
+  await indexDocuments(tx, documents);
 }
 
 /** Same test as the in-memory store: a fact is current unless validTo is a number. */
