@@ -1,6 +1,7 @@
 // @strata/core public surface. Named exports only.
 export { createMemory } from './create-memory.js';
 export { Memory } from './services/memory.js';
+export type { MemoryApi, SearchRequest } from './services/memory-api.js';
 export type { MemoryOptions } from './memory-options.js';
 export { openStoreUrl } from './store-url.js';
 export type { FullSessionStore, StoreUrlOpener } from './store-url.js';

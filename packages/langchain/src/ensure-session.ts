@@ -1,4 +1,4 @@
-import { StrataError, type Memory, type Session } from '@strata/core';
+import { StrataError, type MemoryApi, type Session } from '@strata/core';
 
 /** What a session created on first use gets. */
 export interface NewSessionSpec {
@@ -15,7 +15,7 @@ export interface NewSessionSpec {
  * @throws StrataError NOT_FOUND for an unknown session without a namespace to create it in.
  * @throws StrataError CONFLICT when the session exists in another namespace.
  */
-export async function ensureSession(memory: Memory, sessionId: string, spec: NewSessionSpec = {}): Promise<Session> {
+export async function ensureSession(memory: MemoryApi, sessionId: string, spec: NewSessionSpec = {}): Promise<Session> {
   const existing = await findSession(memory, sessionId, spec.namespace);
   if (existing) return existing;
   if (spec.namespace === undefined) {
@@ -43,7 +43,7 @@ export async function ensureSession(memory: Memory, sessionId: string, spec: New
  * The session `sessionId`, or null when it does not exist.
  * @throws StrataError CONFLICT when it exists in another namespace than `namespace` (when given).
  */
-export async function findSession(memory: Memory, sessionId: string, namespace?: string): Promise<Session | null> {
+export async function findSession(memory: MemoryApi, sessionId: string, namespace?: string): Promise<Session | null> {
   const session = await memory.sessions.get(sessionId);
   return session && checkNamespace(session, namespace);
 }

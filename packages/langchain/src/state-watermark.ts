@@ -1,5 +1,5 @@
 import type { BaseMessage } from '@langchain/core/messages';
-import type { Memory } from '@strata/core';
+import type { MemoryApi } from '@strata/core';
 import { toMessageInputs } from './from-langchain-message.js';
 
 /**
@@ -9,7 +9,7 @@ import { toMessageInputs } from './from-langchain-message.js';
  * history was rewritten (e.g. `RemoveMessage` of all messages, then new ones): what remains
  * is treated as new, since nothing says it was appended.
  */
-export async function appendAfterWatermark(memory: Memory, sessionId: string, messages: readonly BaseMessage[], watermark: string | undefined): Promise<string | undefined> {
+export async function appendAfterWatermark(memory: MemoryApi, sessionId: string, messages: readonly BaseMessage[], watermark: string | undefined): Promise<string | undefined> {
   const fresh = messages.slice(indexAfter(messages, watermark));
   if (!fresh.length) return watermark;
   const inputs = toMessageInputs(fresh);

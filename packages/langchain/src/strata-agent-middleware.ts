@@ -2,7 +2,7 @@ import { SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
 import type { InteropZodObject } from '@langchain/core/utils/types';
 import { z } from 'zod';
-import { StrataError, type ContextResult, type Memory } from '@strata/core';
+import { StrataError, type ContextResult, type MemoryApi } from '@strata/core';
 import { lastHumanText } from './from-langchain-message.js';
 import { ensureSession } from './ensure-session.js';
 import { buildStrataPrompt, type StrataPrompt } from './strata-prompt.js';
@@ -24,7 +24,7 @@ export type PerRun<T> = T | ((runtime: StrataAgentRuntime) => T);
  * each context.
  */
 export interface StrataMiddlewareOptions {
-  memory: Memory;
+  memory: MemoryApi;
   /**
    * The strata session of the run: a fixed id, or a function of the run.
    * @defaultValue the run's `configurable.thread_id` (through {@link sessionIdForThread})

@@ -1,6 +1,6 @@
 import { BaseListChatMessageHistory } from '@langchain/core/chat_history';
 import type { BaseMessage } from '@langchain/core/messages';
-import type { Memory, Session } from '@strata/core';
+import type { MemoryApi, Session } from '@strata/core';
 import { toLangChainMessage } from './to-langchain-message.js';
 import { toMessageInputs } from './from-langchain-message.js';
 import { ensureSession, findSession, type NewSessionSpec } from './ensure-session.js';
@@ -10,7 +10,7 @@ import { ensureSession, findSession, type NewSessionSpec } from './ensure-sessio
  * how to create that session when it does not exist yet (`namespace`, `title`, `metadata`).
  */
 export interface StrataChatMessageHistoryOptions {
-  memory: Memory;
+  memory: MemoryApi;
   /** The strata session the history reads and writes. */
   sessionId: string;
   /**
@@ -43,7 +43,7 @@ export interface StrataChatMessageHistoryOptions {
  */
 export class StrataChatMessageHistory extends BaseListChatMessageHistory {
   lc_namespace = ['strata', 'chat_history'];
-  private readonly memory: Memory;
+  private readonly memory: MemoryApi;
   private readonly sessionId: string;
   private readonly newSession: NewSessionSpec;
 

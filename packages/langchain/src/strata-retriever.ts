@@ -1,7 +1,7 @@
 import type { CallbackManagerForRetrieverRun } from '@langchain/core/callbacks/manager';
 import { Document } from '@langchain/core/documents';
 import { BaseRetriever, type BaseRetrieverInput } from '@langchain/core/retrievers';
-import type { Memory, SearchHit } from '@strata/core';
+import type { MemoryApi, SearchHit } from '@strata/core';
 
 /** Provenance of a retrieved item, as `Document.metadata`. */
 export interface StrataDocumentMetadata {
@@ -23,7 +23,7 @@ export interface StrataDocumentMetadata {
  * and of which kinds; plus LangChain's retriever fields (callbacks, tags, metadata, verbose).
  */
 export interface StrataRetrieverOptions extends BaseRetrieverInput {
-  memory: Memory;
+  memory: MemoryApi;
   /** Only this namespace is searched: nothing of another namespace is ever returned. */
   namespace: string;
   /** Most documents returned. @defaultValue 10 (memory.search's default) */
@@ -42,7 +42,7 @@ export interface StrataRetrieverOptions extends BaseRetrieverInput {
  */
 export class StrataRetriever extends BaseRetriever<StrataDocumentMetadata> {
   lc_namespace = ['strata', 'retrievers'];
-  private readonly memory: Memory;
+  private readonly memory: MemoryApi;
   private readonly namespace: string;
   private readonly k: number | undefined;
   private readonly kinds: SearchHit['kind'][] | undefined;

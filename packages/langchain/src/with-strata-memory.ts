@@ -2,7 +2,7 @@ import { HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/m
 import type { CallbackManagerForChainRun } from '@langchain/core/callbacks/manager';
 import { patchConfig, Runnable, type RunnableConfig, type RunnableInterface } from '@langchain/core/runnables';
 import { concat } from '@langchain/core/utils/stream';
-import { StrataError, type ContextResult, type Memory } from '@strata/core';
+import { StrataError, type ContextResult, type MemoryApi } from '@strata/core';
 import { lastHumanText, toMessageInputs } from './from-langchain-message.js';
 import { ensureSession } from './ensure-session.js';
 import { buildStrataPrompt } from './strata-prompt.js';
@@ -19,7 +19,7 @@ export type WithStrataMemoryInput = string | BaseMessage | BaseMessage[];
  * that sees each context.
  */
 export interface WithStrataMemoryOptions {
-  memory: Memory;
+  memory: MemoryApi;
   /**
    * The session every call reads from and appends to, or a function of the call's config (in a
    * LangGraph node, e.g. `(config) => sessionIdForThread(config.configurable?.thread_id)`).

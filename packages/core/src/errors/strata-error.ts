@@ -1,5 +1,18 @@
 /** Every failure strata reports has one of these codes. */
-export type StrataErrorCode = 'INVALID_INPUT' | 'CONFIG_INVALID' | 'NOT_FOUND' | 'CONFLICT' | 'BACKEND_UNAVAILABLE' | 'CLOSED' | 'INTERNAL';
+export type StrataErrorCode =
+  | 'INVALID_INPUT'
+  | 'CONFIG_INVALID'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'BACKEND_UNAVAILABLE'
+  | 'CLOSED'
+  | 'INTERNAL'
+  /** A remote memory's request carried no valid API key. */
+  | 'UNAUTHORIZED'
+  /** A remote memory's API key lacks the scope the operation needs. */
+  | 'FORBIDDEN'
+  /** A remote memory's API key sent more requests than its rate allows; retry later. */
+  | 'RATE_LIMITED';
 
 const BRAND = Symbol.for('strata.error');
 
@@ -31,7 +44,7 @@ export class StrataError extends Error {
     this.name = 'StrataError';
     this.code = code;
     this.hint = options.hint;
-    this.retryable = options.retryable ?? code === 'BACKEND_UNAVAILABLE';
+    this.retryable = options.retryable ?? (code === 'BACKEND_UNAVAILABLE' || code === 'RATE_LIMITED');
   }
 
   /**

@@ -149,7 +149,8 @@ export const factsListSchema = z.object({
 });
 
 export const forgetSchema = z.union([
-  z.object({ messageIds: z.array(lookupName('messageIds[]')).min(1).max(100_000) }).strict(),
+  z.object({ messageIds: z.array(lookupName('messageIds[]')).min(1).max(100_000), namespace: namespaceSchema.optional() }).strict(),
+  z.object({ factIds: z.array(lookupName('factIds[]')).min(1).max(100_000), namespace: namespaceSchema.optional() }).strict(),
   z.object({ sessionId: sessionIdSchema }).strict(),
   z.object({ namespace: namespaceSchema }).strict(),
 ]);
@@ -157,6 +158,7 @@ export const forgetSchema = z.union([
 export const listSessionsSchema = z.object({
   namespace: namespaceSchema.optional(),
   limit: z.number().int().positive().max(100_000).optional(),
+  updatedBefore: z.number().int().optional(),
 });
 
 export const importOptionsSchema = z.object({
@@ -175,6 +177,7 @@ export const pruneSchema = z.object({
 
 export const listMessagesSchema = z.object({
   fromSeq: z.number().int().positive().optional(),
+  toSeq: z.number().int().positive().optional(),
   last: z.number().int().positive().optional(),
 });
 

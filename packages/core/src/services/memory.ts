@@ -1,7 +1,7 @@
 // Kept in one file: the Memory facade, one method per public operation, each checking its input and handing the work to a service.
 import type { MessageInput, StoredMessage } from '../domain/message.js';
 import type { Fact } from '../domain/derived.js';
-import type { SearchHit } from '../domain/retrieval.js';
+import type { PendingJob, SearchHit } from '../domain/retrieval.js';
 import type { Session } from '../domain/session.js';
 import { parseWith } from '../config/parse.js';
 import {
@@ -42,6 +42,7 @@ import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { forgetWithTopics } from './topics/topic-forget.js';
 import { sessionMermaid, withThreadPaths } from './topics/topic-views.js';
 import { topicsApi, type TopicsApi } from './topics/topics-api.js';
+import type { MemoryApi, SearchRequest } from './memory-api.js';
 
 const SESSION_HINT = 'Pass the id returned by memory.sessions.create().';
 
@@ -52,7 +53,7 @@ const DRAIN_ROUNDS = 100;
  * strata's facade: the four tiers of one app's memory. Create it with `createMemory()`.
  * Every method validates its input and throws StrataError (INVALID_INPUT, NOT_FOUND, ...).
  */
-export class Memory {
+export class Memory implements MemoryApi {
   private readonly applyLock = new Mutex();
   /** Input schemas bounded by `policy.limits`. */
   private readonly inputs: ReturnType<typeof limitedInputSchemas>;
@@ -87,8 +88,11 @@ export class Memory {
     create: (input: { namespace: string; id?: string; title?: string; metadata?: Record<string, unknown> }) => this.createSession(input),
     /** The session with this id, or null when there is none. */
     get: (id: string) => this.getSession(id),
-    /** Sessions, all or of one namespace, most recently updated first; `limit` keeps the first N. */
-    list: (filter: { namespace?: string; limit?: number } = {}) => this.listSessions(filter),
+    /**
+     * Sessions, all or of one namespace, most recently updated first (ties by id); `limit` keeps
+     * the first N, `updatedBefore` (epoch ms) only those last updated before it.
+     */
+    list: (filter: { namespace?: string; limit?: number; updatedBefore?: number } = {}) => this.listSessions(filter),
     /**
      * Sets a session's title (one line, at most 500 characters) and its `updatedAt`; returns it.
      * @throws StrataError NOT_FOUND for an unknown session.
@@ -225,14 +229,14 @@ export class Memory {
   }
 
   /**
-   * A session's stored turns (session tier), verbatim, oldest first; `fromSeq` and `last`
-   * narrow the range.
+   * A session's stored turns (session tier), verbatim, oldest first; `fromSeq` and `toSeq`
+   * (inclusive) and `last` (the newest N) narrow the range.
    * @throws StrataError NOT_FOUND for an unknown session.
    */
-  async messages(sessionId: string, options: { fromSeq?: number; last?: number } = {}): Promise<StoredMessage[]> {
+  async messages(sessionId: string, options: { fromSeq?: number; toSeq?: number; last?: number } = {}): Promise<StoredMessage[]> {
     this.assertOpen();
     const session = await this.requireSession(sessionId);
-    const opts = parseWith(listMessagesSchema, options, 'messages options', 'fromSeq and last must be positive integers.');
+    const opts = parseWith(listMessagesSchema, options, 'messages options', 'fromSeq, toSeq and last must be positive integers.');
     return this.deps.store.messages({ sessionId: session.id, ...opts });
   }
 
@@ -266,7 +270,7 @@ export class Memory {
    * Returning a turn counts as an access to its topic (a cold topic is restored), unless
    * `touch: false` (a look that is not a use).
    */
-  async search(request: { namespace: string; query: string; k?: number; kinds?: ('turn' | 'summary' | 'fact')[]; contextDepth?: number; touch?: boolean }): Promise<SearchHit[]> {
+  async search(request: SearchRequest): Promise<SearchHit[]> {
     this.assertOpen();
     const req = parseWith(
       this.inputs.search,
@@ -288,12 +292,14 @@ export class Memory {
   }
 
   /**
-   * Deletes messages, a session or a whole namespace, and everything derived from them in
-   * the store and the KB; summaries that lose a turn are re-derived from the rest.
+   * Deletes messages, facts, a session or a whole namespace, and everything derived from them
+   * in the store and the KB; summaries that lose a turn are re-derived from the rest. A fact
+   * forgotten by id that had superseded another makes that one current again.
+   * @throws StrataError NOT_FOUND when an id is not stored (or not in `namespace`, when given); nothing is forgotten then.
    */
   async forget(target: ForgetTarget): Promise<ForgetReport> {
     this.assertOpen();
-    const parsed = parseWith(forgetSchema, target, 'forget target', 'Pass exactly one of { messageIds: string[] }, { sessionId }, { namespace }.');
+    const parsed = parseWith(forgetSchema, target, 'forget target', 'Pass exactly one of { messageIds: string[], namespace? }, { factIds: string[], namespace? }, { sessionId }, { namespace }.');
     const report = await this.applyLock.run(() => forgetWithTopics(this.deps, parsed));
     for (const sessionId of report.sessionsToRederive) await this.schedule(sessionId);
     return report;
@@ -323,6 +329,15 @@ export class Memory {
     if (this.deps.queue.derivesInline) for (const id of report.sessionIds) await this.scheduleAfterAppend(id);
     else this.deferred.add(report.sessionIds);
     return report;
+  }
+
+  /**
+   * Derivation jobs not yet applied: queued, running, or failed for good (with their error),
+   * each naming its session. Reads the queue only; nothing waits.
+   */
+  async pending(): Promise<PendingJob[]> {
+    this.assertOpen();
+    return this.deps.queue.pending();
   }
 
   /** Rebuilds the knowledge base from the store. */
@@ -412,9 +427,9 @@ export class Memory {
     return (await this.deps.store.sessions({ ids: [parsed] }))[0] ?? null;
   }
 
-  private async listSessions(filter: { namespace?: string; limit?: number }): Promise<Session[]> {
+  private async listSessions(filter: { namespace?: string; limit?: number; updatedBefore?: number }): Promise<Session[]> {
     this.assertOpen();
-    return this.deps.store.sessions(parseWith(listSessionsSchema, filter, 'session filter', 'Pass { namespace?: string, limit?: number }.'));
+    return this.deps.store.sessions(parseWith(listSessionsSchema, filter, 'session filter', 'Pass { namespace?: string, limit?: number, updatedBefore?: epoch ms }.'));
   }
 
   private async renameSession(id: string, title: string): Promise<Session> {

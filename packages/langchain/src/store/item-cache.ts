@@ -1,4 +1,4 @@
-import { StrataError, type Memory, type StoredMessage } from '@strata/core';
+import { StrataError, type MemoryApi, type StoredMessage } from '@strata/core';
 import { SessionItems } from './session-items.js';
 
 /**
@@ -14,7 +14,7 @@ import { SessionItems } from './session-items.js';
 export class ItemCache {
   private readonly sessions = new Map<string, SessionItems>();
 
-  constructor(private readonly memory: Memory) {}
+  constructor(private readonly memory: MemoryApi) {}
 
   /** The session's items as stored now; undefined when the session does not exist. */
   async read(sessionId: string): Promise<SessionItems | undefined> {

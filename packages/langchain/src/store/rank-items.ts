@@ -1,4 +1,4 @@
-import type { Memory } from '@strata/core';
+import type { MemoryApi } from '@strata/core';
 import type { StoredItem } from './session-items.js';
 
 /** An item with the namespace it lives in. */
@@ -18,7 +18,7 @@ const MAX_HITS = 1000;
  * until the page is full, the hits run out, or it reaches strata's limit of 1000.
  */
 export async function rankItems(
-  memory: Memory,
+  memory: MemoryApi,
   namespace: string,
   query: string,
   candidates: readonly PlacedItem[],

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { StrataError, type Memory, type Session } from '@strata/core';
+import { StrataError, type MemoryApi, type Session } from '@strata/core';
 
 /** The session metadata field holding the LangGraph namespace a store session stands for. */
 export const NAMESPACE_FIELD = 'langgraphNamespace';
@@ -27,7 +27,7 @@ export function labelsOf(session: Session): string[] | undefined {
 }
 
 /** Creates the session of a LangGraph namespace unless it exists; returns its id. */
-export async function ensureStoreSession(memory: Memory, namespace: string, labels: readonly string[]): Promise<string> {
+export async function ensureStoreSession(memory: MemoryApi, namespace: string, labels: readonly string[]): Promise<string> {
   const id = storeSessionId(namespace, labels);
   if (await memory.sessions.get(id)) return id;
   const title = `LangGraph store ${labels.join('/')}`;

@@ -1,5 +1,5 @@
 import { BaseStore, type Item, type ListNamespacesOperation, type Operation, type OperationResults, type PutOperation, type SearchOperation } from '@langchain/langgraph';
-import { nameProblem, parseWith, StrataError, type Memory } from '@strata/core';
+import { nameProblem, parseWith, StrataError, type MemoryApi } from '@strata/core';
 import { z } from 'zod';
 import { ItemCache } from './item-cache.js';
 import { matchesFilter } from './match-filter.js';
@@ -14,7 +14,7 @@ import { writeItems, type ItemWrite } from './write-items.js';
  * and which fields of an item a query searches. Invalid options throw CONFIG_INVALID.
  */
 export interface StrataStoreOptions {
-  memory: Memory;
+  memory: MemoryApi;
   /**
    * The strata namespace that holds the store: one session per LangGraph namespace, one turn
    * per item. Best one of its own: a query searches the whole namespace and keeps the store's
@@ -35,8 +35,8 @@ export interface StrataStoreOptions {
 export type StrataSearchItem = Item & { score?: number };
 
 const optionsSchema = z.object({
-  memory: z.custom<Memory>((m) => typeof m === 'object' && m !== null && typeof (m as Memory).append === 'function' && typeof (m as Memory).search === 'function', {
-    error: 'memory must be a strata Memory (from createMemory())',
+  memory: z.custom<MemoryApi>((m) => typeof m === 'object' && m !== null && typeof (m as MemoryApi).append === 'function' && typeof (m as MemoryApi).search === 'function', {
+    error: 'memory must be a strata MemoryApi (from createMemory())',
   }),
   namespace: z
     .string({ error: 'namespace must be a string' })
@@ -77,7 +77,7 @@ const optionsSchema = z.object({
  * const [best] = await store.search(['user-42'], { query: 'favourite food' }); // best.score
  */
 export class StrataStore extends BaseStore {
-  private readonly memory: Memory;
+  private readonly memory: MemoryApi;
   private readonly namespace: string;
   private readonly fields: string[] | undefined;
   private readonly cache: ItemCache;

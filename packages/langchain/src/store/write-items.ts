@@ -1,4 +1,4 @@
-import { StrataError, type Memory, type MessageInput } from '@strata/core';
+import { StrataError, type MemoryApi, type MessageInput } from '@strata/core';
 import { searchableText } from './item-text.js';
 import { itemTurn, tombstoneTurn, type SessionItems } from './session-items.js';
 
@@ -17,7 +17,7 @@ export interface ItemWrite {
  * key writes nothing. The items are updated to what was written.
  * @throws StrataError INVALID_INPUT when strata refuses a value (nothing of this namespace is written).
  */
-export async function writeItems(memory: Memory, sessionId: string, items: SessionItems, writes: readonly ItemWrite[], fields: string[] | undefined, labels: readonly string[]): Promise<void> {
+export async function writeItems(memory: MemoryApi, sessionId: string, items: SessionItems, writes: readonly ItemWrite[], fields: string[] | undefined, labels: readonly string[]): Promise<void> {
   const turns: MessageInput[] = [];
   const replaced: string[] = [];
   for (const write of writes) {
@@ -39,7 +39,7 @@ export async function writeItems(memory: Memory, sessionId: string, items: Sessi
   items.forgotten(gone);
 }
 
-async function appendTurns(memory: Memory, sessionId: string, turns: MessageInput[], labels: readonly string[]) {
+async function appendTurns(memory: MemoryApi, sessionId: string, turns: MessageInput[], labels: readonly string[]) {
   try {
     return await memory.append(sessionId, turns);
   } catch (error) {
@@ -55,7 +55,7 @@ async function appendTurns(memory: Memory, sessionId: string, turns: MessageInpu
  * Forgets turns; one that is gone already (another store replaced the same item at the same
  * moment) is skipped: strata forgets nothing of a list that names an unknown turn.
  */
-async function forgetTurns(memory: Memory, messageIds: readonly string[]): Promise<void> {
+async function forgetTurns(memory: MemoryApi, messageIds: readonly string[]): Promise<void> {
   try {
     await memory.forget({ messageIds: [...messageIds] });
   } catch (error) {

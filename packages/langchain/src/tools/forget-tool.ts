@@ -1,7 +1,7 @@
 import { ToolMessage } from '@langchain/core/messages';
 import { tool, type ToolRunnableConfig } from '@langchain/core/tools';
 import { z } from 'zod';
-import type { ForgetReport, Memory } from '@strata/core';
+import type { ForgetReport, MemoryApi } from '@strata/core';
 import { findMessageIn, memoryToolScope, type MemoryToolScope, type MemoryToolsOptions } from './memory-tool-scope.js';
 
 const forgetSchema = z.object({
@@ -53,7 +53,7 @@ export function forgetTool(scope: MemoryToolScope) {
   );
 }
 
-async function forgetTargetOf(memory: Memory, namespace: string, id: string): Promise<ForgetTarget | undefined> {
+async function forgetTargetOf(memory: MemoryApi, namespace: string, id: string): Promise<ForgetTarget | undefined> {
   const fact = (await memory.facts.list({ namespace, includeSuperseded: true })).find((f) => f.id === id);
   if (fact) return { kind: 'fact', messageIds: fact.sourceMessageIds };
   const message = await findMessageIn(memory, namespace, id);

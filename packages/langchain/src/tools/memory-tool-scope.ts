@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ToolRunnableConfig } from '@langchain/core/tools';
 import { z } from 'zod';
-import { parseWith, StrataError, type Memory, type StoredMessage } from '@strata/core';
+import { parseWith, StrataError, type MemoryApi, type StoredMessage } from '@strata/core';
 import { ensureSession } from '../ensure-session.js';
 
 /** A value fixed for every run, or read from the run (its `configurable`, `context`, ...). */
@@ -12,7 +12,7 @@ export type PerToolRun = string | ((config: ToolRunnableConfig) => string);
  * namespace the tools are confined to, and the session `remember` stores notes in.
  */
 export interface MemoryToolsOptions {
-  memory: Memory;
+  memory: MemoryApi;
   /**
    * Whose memory the tools read and write: a fixed namespace, or one per run, e.g.
    * `(config) => String(config.configurable?.userId)`. recall and forget never reach outside it.
@@ -28,9 +28,9 @@ export interface MemoryToolsOptions {
 
 const perRun = z.union([z.string().min(1), z.custom<(config: ToolRunnableConfig) => string>((v) => typeof v === 'function', 'must be a function of the run config')]);
 const optionsSchema = z.object({
-  memory: z.custom<Memory>(
-    (v) => typeof v === 'object' && v !== null && typeof (v as Memory).append === 'function' && typeof (v as Memory).search === 'function',
-    'memory must be a strata Memory (from createMemory)',
+  memory: z.custom<MemoryApi>(
+    (v) => typeof v === 'object' && v !== null && typeof (v as MemoryApi).append === 'function' && typeof (v as MemoryApi).search === 'function',
+    'memory must be a strata MemoryApi (from createMemory)',
   ),
   namespace: perRun,
   sessionId: perRun.optional(),
@@ -41,7 +41,7 @@ export const MEMORY_NOTE_KEY = 'strataMemoryNote';
 
 /** What the memory tools share: the memory, and where a run's notes and searches go. */
 export interface MemoryToolScope {
-  memory: Memory;
+  memory: MemoryApi;
   /** The namespace of a run. @throws StrataError INVALID_INPUT when the run yields none. */
   namespaceOf(config: ToolRunnableConfig): string;
   /** The session remember writes to in a run, created in its namespace when missing. @throws StrataError CONFLICT when it belongs to another namespace. */
@@ -79,7 +79,7 @@ export function notesSessionId(namespace: string): string {
  * sessions one by one (the preferred one first) until it is found: strata looks messages up
  * by session, and an id from another namespace must not be reachable.
  */
-export async function findMessageIn(memory: Memory, namespace: string, id: string, preferredSessionId?: string): Promise<StoredMessage | undefined> {
+export async function findMessageIn(memory: MemoryApi, namespace: string, id: string, preferredSessionId?: string): Promise<StoredMessage | undefined> {
   const sessions = (await memory.sessions.list({ namespace })).map((s) => s.id);
   const ordered = preferredSessionId && sessions.includes(preferredSessionId) ? [preferredSessionId, ...sessions.filter((s) => s !== preferredSessionId)] : sessions;
   for (const sessionId of ordered) {

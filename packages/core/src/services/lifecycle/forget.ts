@@ -6,8 +6,12 @@ import type { MemoryDeps } from '../deps.js';
 import { StrataError } from '../../errors/strata-error.js';
 import { degradedMarkerKey } from '../derivation/rederive.js';
 
-/** What `Memory.forget` deletes: exactly one of some messages by id, one session, or a whole namespace. */
-export type ForgetTarget = { messageIds: string[] } | { sessionId: string } | { namespace: string };
+/**
+ * What `Memory.forget` deletes: exactly one of some messages by id, some facts by id, one
+ * session, or a whole namespace. With `namespace` beside ids, an id outside that namespace
+ * is NOT_FOUND exactly like an id that does not exist (a tenant cannot reach another's records).
+ */
+export type ForgetTarget = { messageIds: string[]; namespace?: string } | { factIds: string[]; namespace?: string } | { sessionId: string } | { namespace: string };
 
 /**
  * What `Memory.forget` deleted: counts of messages, sessions, summaries and facts, the facts
@@ -39,18 +43,20 @@ export async function forget(deps: MemoryDeps, target: ForgetTarget): Promise<Fo
   const idList = [...ids];
   const [summaries, facts] = await Promise.all([
     idList.length ? summariesBuiltFrom(deps, scope) : Promise.resolve([]),
-    scope.namespace
-      ? deps.store.facts({ namespace: scope.namespace, includeSuperseded: true })
-      : idList.length
-        ? deps.store.facts({ sourceMessageIds: idList, includeSuperseded: true })
-        : Promise.resolve([]),
+    scope.facts
+      ? Promise.resolve(scope.facts)
+      : scope.namespace
+        ? deps.store.facts({ namespace: scope.namespace, includeSuperseded: true })
+        : idList.length
+          ? deps.store.facts({ sourceMessageIds: idList, includeSuperseded: true })
+          : Promise.resolve([]),
   ]);
   if (scope.namespace !== undefined && scope.sessionIds.length === 0 && facts.length === 0) {
     throw new StrataError('NOT_FOUND', `nothing is stored in namespace ${JSON.stringify(scope.namespace)}`, {
       hint: "Namespaces are compared exactly: check the spelling (memory.sessions.list() shows each session's namespace).",
     });
   }
-  const factPlan = await planFactForget(deps, facts, ids, scope.namespace !== undefined);
+  const factPlan = scope.facts ? await planNamedFactForget(deps, scope.facts) : await planFactForget(deps, facts, ids, scope.namespace !== undefined);
   const ops: StoreOp[] = [
     {
       type: 'delete',
@@ -89,6 +95,8 @@ interface Scope {
   messageIds: string[];
   sessionIds: string[];
   namespace?: string;
+  /** Facts forgotten by id (their source turns stay). */
+  facts?: Fact[];
   /** For forgotten turns of sessions that stay: the smallest forgotten seq of each session. */
   firstSeqBySession?: Map<string, number>;
 }
@@ -108,23 +116,27 @@ async function summariesBuiltFrom(deps: MemoryDeps, scope: Scope): Promise<Summa
   return [...named, ...covering];
 }
 
+/** NOT_FOUND naming the first few ids asked for that are not stored (or not in the namespace asked for). */
+function assertAllFound(kind: 'message' | 'fact', asked: string[], found: { id: string }[], hint: string): void {
+  const known = new Set(found.map((m) => m.id));
+  const missing = [...new Set(asked)].filter((id) => !known.has(id));
+  if (missing.length === 0) return;
+  const shown = missing
+    .slice(0, 5)
+    .map((id) => JSON.stringify(id))
+    .join(', ');
+  throw new StrataError('NOT_FOUND', `no ${kind} with id ${shown}${missing.length > 5 ? ` (and ${missing.length - 5} more)` : ''}; nothing was forgotten`, { hint });
+}
+
 async function resolveScope(deps: MemoryDeps, target: ForgetTarget): Promise<Scope> {
+  if ('factIds' in target) {
+    const found = await deps.store.facts({ ids: target.factIds, includeSuperseded: true, ...(target.namespace === undefined ? {} : { namespace: target.namespace }) });
+    assertAllFound('fact', target.factIds, found, 'Pass ids of stored facts (as memory.facts.list returns them); ids are compared exactly.');
+    return { messageIds: [], sessionIds: [], facts: found };
+  }
   if ('messageIds' in target) {
-    const found = await deps.store.messages({ ids: target.messageIds });
-    const known = new Set(found.map((m) => m.id));
-    const missing = [...new Set(target.messageIds)].filter((id) => !known.has(id));
-    if (missing.length > 0) {
-      throw new StrataError(
-        'NOT_FOUND',
-        `no message with id ${missing
-          .slice(0, 5)
-          .map((id) => JSON.stringify(id))
-          .join(', ')}${missing.length > 5 ? ` (and ${missing.length - 5} more)` : ''}; nothing was forgotten`,
-        {
-          hint: 'Pass ids of stored messages (as returned by memory.append or memory.messages); ids are compared exactly.',
-        },
-      );
-    }
+    const found = await deps.store.messages({ ids: target.messageIds, ...(target.namespace === undefined ? {} : { namespace: target.namespace }) });
+    assertAllFound('message', target.messageIds, found, 'Pass ids of stored messages (as returned by memory.append or memory.messages); ids are compared exactly.');
     const firstSeqBySession = new Map<string, number>();
     for (const m of found) firstSeqBySession.set(m.sessionId, Math.min(m.seq, firstSeqBySession.get(m.sessionId) ?? Infinity));
     return { messageIds: found.map((m) => m.id), sessionIds: [], firstSeqBySession };
@@ -171,6 +183,14 @@ async function planFactForget(deps: MemoryDeps, facts: Fact[], gone: Set<string>
     put,
   );
   return { deleted: [...deleted], put: [...put.values()], trimmed, restored };
+}
+
+/** Facts forgotten by id: each is deleted, and a fact it had superseded takes its place in the slot's history. */
+async function planNamedFactForget(deps: MemoryDeps, facts: Fact[]): Promise<FactForgetPlan> {
+  const deleted = new Set(facts.map((f) => f.id));
+  const put = new Map<string, Fact>();
+  const restored = await restoreSuperseded(deps, facts, deleted, put);
+  return { deleted: [...deleted], put: [...put.values()], trimmed: 0, restored };
 }
 
 /** A fact whose successor is deleted takes its place in the slot's history (current again if it was current). */
