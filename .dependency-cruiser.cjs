@@ -66,15 +66,30 @@ module.exports = {
       name: 'adapters-import-only-core',
       severity: 'error',
       comment: 'An adapter package imports @strata/core and nothing else of the workspace.',
-      from: { path: '^packages/(?!core/|testkit/)([^/]+)/', pathNot: TEST_FILES },
+      from: { path: '^packages/(?!core/|testkit/)([^/]+)/', pathNot: [TEST_FILES, '^packages/client/scripts/'] },
       to: { path: WORKSPACE, pathNot: ['^packages/(core|$1)/', '^@strata/core$'] },
     },
     {
       name: 'adapter-tests-import-only-core-and-testkit',
       severity: 'error',
       comment: "An adapter's tests may add @strata/testkit (the contract suites) to core; nothing else of the workspace.",
-      from: { path: ['^packages/(?!core/|testkit/)([^/]+)/.*(/test/|\\.test\\.ts$)'] },
+      from: { path: ['^packages/(?!core/|testkit/|server/|client/)([^/]+)/.*(/test/|\\.test\\.ts$)'] },
       to: { path: WORKSPACE, pathNot: ['^packages/(core|testkit|$1)/', '^@strata/(core|testkit)$'] },
+    },
+    {
+      name: 'server-tests-import-core-testkit-and-a-store',
+      severity: 'error',
+      comment: "The server's tests serve a memory on a real store: they may add @strata/store-sqlite to core and the testkit.",
+      from: { path: ['^packages/server/.*(/test/|\\.test\\.ts$)'] },
+      to: { path: WORKSPACE, pathNot: ['^packages/(core|testkit|server|store-sqlite)/', '^@strata/(core|testkit|store-sqlite)$'] },
+    },
+    {
+      name: 'client-tests-and-scripts-import-what-they-serve',
+      severity: 'error',
+      comment:
+        "The client's tests and its type generator run a real server on a real store, and LangChain over the remote memory: they may add the server, SQLite store and LangChain packages; the client's sources may not (adapters-import-only-core).",
+      from: { path: ['^packages/client/(.*(/test/|\\.test\\.ts$)|scripts/)'] },
+      to: { path: WORKSPACE, pathNot: ['^packages/(core|testkit|client|server|store-sqlite|langchain)/', '^@strata/(core|testkit|server|store-sqlite|langchain)$'] },
     },
     {
       name: 'testkit-imports-only-core',

@@ -9,7 +9,10 @@ import { registerExportCommand } from './commands/export.js';
 import { registerForgetCommands } from './commands/forget.js';
 import { registerImportCommand } from './commands/import.js';
 import { registerInspectCommand } from './commands/inspect.js';
+import { registerKeysCommands } from './commands/keys.js';
+import { registerMcpCommand } from './commands/mcp.js';
 import { registerSearchCommands } from './commands/search.js';
+import { registerServeCommand } from './commands/serve.js';
 import { registerSessionCommands } from './commands/sessions.js';
 import { registerWorkerCommand } from './commands/worker.js';
 import { configOf } from './run-command.js';
@@ -79,6 +82,9 @@ registerWorkerCommand(program);
 registerConfigCommand(program);
 registerDoctorCommand(program);
 registerUiCommand(program);
+registerServeCommand(program);
+registerKeysCommands(program);
+registerMcpCommand(program);
 // `strata completion bash|zsh|fish|powershell` prints a script; the shell then asks `strata complete -- ARGS` (hidden) at each TAB.
 // The completion library is loaded only when either word is given (after global options too); otherwise a stand-in lists it in --help.
 if (given.includes('complete') || given.includes('completion')) {

@@ -22,6 +22,9 @@ const CLI_HINTS: Record<StrataErrorCode, string> = {
   BACKEND_UNAVAILABLE: '`strata doctor` checks the data dir, the SQLite file, Redis, Chroma and the LLM endpoint.',
   CLOSED: 'Run the command again.',
   INTERNAL: 'Run the command again with --debug to see the stack, and report it with the command you ran.',
+  UNAUTHORIZED: '`strata keys list` shows the keys; `strata keys create` makes one.',
+  FORBIDDEN: '`strata keys list` shows what each key may do; create a key with the scope needed.',
+  RATE_LIMITED: 'Wait a moment and run the command again.',
 };
 const LIBRARY_HINT = /\bmemory\.[a-z]|\bcreateMemory\b|\b[a-z]+\(\{|\bnew [A-Z][A-Za-z]+\(/;
 

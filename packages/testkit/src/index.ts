@@ -21,6 +21,6 @@ export {
 export { describeTopicStoreContract } from './topic-store-contract.js';
 export type { TopicStoreContractOptions } from './topic-store-contract.js';
 export { describeMemoryBoundaryContract } from './memory-boundary-contract.js';
-export type { MemoryBoundaryContractOptions } from './memory-boundary-contract.js';
+export type { MemoryBoundaryContractOptions, OpenedMemory } from './memory-boundary-contract.js';
 export { describeAdversarialContract } from './adversarial-contract.js';
 export type { AdversarialContractOptions } from './adversarial-contract.js';

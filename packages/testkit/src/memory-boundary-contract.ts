@@ -1,12 +1,49 @@
 // Kept in one file: one contract suite (what a careless or hostile caller sends through the Memory API), its cases side by side.
 import { afterEach, describe, expect, it } from 'vitest';
-import { StrataError, createMemory, type Memory, type PolicyInput, type SessionStore, type StrataErrorCode } from '@strata/core';
+import { StrataError, createMemory, type MemoryApi, type PolicyInput, type SessionStore, type StrataErrorCode } from '@strata/core';
 
-export interface MemoryBoundaryContractOptions {
-  /** A fresh, empty store of the adapter under test (it must also be a TopicStore and LexicalIndex, as the bundled stores are). */
-  createStore: () => Promise<SessionStore>;
-  /** Removes what the store left behind (temp files), after it is closed. */
-  destroy?: (store: SessionStore) => Promise<void>;
+/** A memory the suite runs a case on, the store under it, and how to close both (and remove what they left). */
+export interface OpenedMemory {
+  memory: MemoryApi;
+  /** The store the memory writes to: one case writes a row into it directly, as an older version would have. */
+  store: SessionStore;
+  /** Closes the memory and the store, then removes what they left behind (temp files, a server). */
+  close(): Promise<void>;
+}
+
+/**
+ * How the suite gets a memory: either a store of the adapter under test (the suite calls
+ * `createMemory` over it), or `open`, which builds the whole memory (e.g. a remote one over a
+ * server on a fresh store) with the policy it is given.
+ */
+export type MemoryBoundaryContractOptions =
+  | {
+      /** A fresh, empty store of the adapter under test (it must also be a TopicStore and LexicalIndex, as the bundled stores are). */
+      createStore: () => Promise<SessionStore>;
+      /** Removes what the store left behind (temp files), after it is closed. */
+      destroy?: (store: SessionStore) => Promise<void>;
+    }
+  | {
+      /** A memory with this policy over a fresh, empty store; called once per case, and once more for each second memory a case needs. */
+      open: (policy: PolicyInput) => Promise<OpenedMemory>;
+    };
+
+/** `open` of a suite given a store factory: `createMemory` over a fresh store, closed and destroyed together. */
+function openerOf(options: MemoryBoundaryContractOptions): (policy: PolicyInput) => Promise<OpenedMemory> {
+  if ('open' in options) return options.open;
+  const { createStore, destroy } = options;
+  return async (policy) => {
+    const store = await createStore();
+    const memory = await createMemory({ store, policy });
+    return {
+      memory,
+      store,
+      close: async () => {
+        await memory.close();
+        await destroy?.(store);
+      },
+    };
+  };
 }
 
 /** Small limits, so that going over them costs the suite little. */
@@ -28,23 +65,24 @@ async function expectRejected(call: Promise<unknown>, code: StrataErrorCode, mes
  * What a careless or hostile caller sends through the public Memory API, on one store: every
  * rejection is a StrataError with a code and a hint and writes nothing, a record the store
  * already holds can never make a read of its namespace throw, and the answers are the same on
- * every store (names are exact, metadata is plain JSON, text is well-formed).
+ * every store (names are exact, metadata is plain JSON, text is well-formed), and the same in
+ * process and over HTTP (a remote memory's `open`).
  */
 export function describeMemoryBoundaryContract(name: string, options: MemoryBoundaryContractOptions): void {
   describe(`${name}: input at the Memory boundary`, () => {
-    let memory: Memory | undefined;
+    const openWith = openerOf(options);
+    let opened: OpenedMemory | undefined;
     let store: SessionStore | undefined;
 
-    const open = async (policy: PolicyInput = {}): Promise<Memory> => {
-      store = await options.createStore();
-      memory = await createMemory({ store, policy: { limits: LIMITS, ...policy } });
-      return memory;
+    const open = async (policy: PolicyInput = {}): Promise<MemoryApi> => {
+      opened = await openWith({ limits: LIMITS, ...policy });
+      store = opened.store;
+      return opened.memory;
     };
 
     afterEach(async () => {
-      await memory?.close();
-      if (store !== undefined) await options.destroy?.(store);
-      memory = undefined;
+      await opened?.close();
+      opened = undefined;
       store = undefined;
     });
 
@@ -185,21 +223,19 @@ export function describeMemoryBoundaryContract(name: string, options: MemoryBoun
     });
 
     /** A second memory on a fresh store of the same adapter, closed (and destroyed) by `run`'s end. */
-    async function withSecond<T>(run: (second: Memory) => Promise<T>): Promise<T> {
-      const secondStore = await options.createStore();
-      const second = await createMemory({ store: secondStore, policy: { limits: LIMITS } });
+    async function withSecond<T>(run: (second: MemoryApi) => Promise<T>): Promise<T> {
+      const second = await openWith({ limits: LIMITS });
       try {
-        return await run(second);
+        return await run(second.memory);
       } finally {
         await second.close();
-        await options.destroy?.(secondStore);
       }
     }
 
     /** An exported bundle as parsed JSON, down to the records the tests below read and spoil. */
     type BundleJson = { sessions: { messages: Record<string, unknown>[]; summaries: Record<string, unknown>[] }[]; facts: Record<string, unknown>[] };
 
-    async function exported(m: Memory, namespace: string, lines: string[], at = Date.UTC(2026, 0, 5)): Promise<{ sessionId: string; bundle: BundleJson }> {
+    async function exported(m: MemoryApi, namespace: string, lines: string[], at = Date.UTC(2026, 0, 5)): Promise<{ sessionId: string; bundle: BundleJson }> {
       const session = await m.sessions.create({ namespace });
       await m.append(
         session.id,
