@@ -15,6 +15,8 @@ import type { PostgresSessionStore } from '@strata/store-postgres';
 import type { ChromaKnowledgeBase } from '@strata/kb-chroma';
 import type { BullMqJobQueue } from '@strata/worker';
 import type { StrataChatMessageHistory } from '@strata/langchain';
+import { createStrataServer, startStrataServer } from '@strata/server';
+import { createRemoteMemory } from '@strata/client';
 
 /** Types of every package, named so that the checker must resolve them. */
 export type PackedTypes = [SqliteSessionStore, PostgresSessionStore, ChromaKnowledgeBase, BullMqJobQueue, StrataChatMessageHistory, StrataErrorCode];
@@ -34,9 +36,13 @@ await memory.flush();
 const context: ContextResult = await memory.getContext(session.id, { query: 'Where does Tomas repair clocks?', budgetTokens: 500 });
 await memory.close();
 
+// the same file opened by URL, served over HTTP, and read back through the remote client
 const reopened: Memory = await createMemory({ store: `sqlite:${path}` });
-const stored = await reopened.messages(session.id);
-await reopened.close();
+const server = await startStrataServer({ app: createStrataServer({ memory: reopened }), host: '127.0.0.1', port: 0, onClose: () => reopened.close() });
+const remote = createRemoteMemory({ url: server.url });
+const stored = await remote.messages(session.id);
+await remote.close();
+await server.close();
 
 const exportCounts: Record<string, number> = {
   '@strata/core': Object.keys(await import('@strata/core')).length,
@@ -46,6 +52,8 @@ const exportCounts: Record<string, number> = {
   '@strata/kb-chroma': Object.keys(await import('@strata/kb-chroma')).length,
   '@strata/worker': Object.keys(await import('@strata/worker')).length,
   '@strata/langchain': Object.keys(await import('@strata/langchain')).length,
+  '@strata/server': Object.keys(await import('@strata/server')).length,
+  '@strata/client': Object.keys(await import('@strata/client')).length,
 };
 
 const contents: string[] = context.messages.map((m) => m.content);

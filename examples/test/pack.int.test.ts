@@ -181,7 +181,7 @@ function expectConsumerReport(stdout: string, consumer: string): void {
   expect(report, stdout).toMatchObject({ consumer, appendedTextFound: true, reopenedMessages: 2, sameStrataError: true });
   expect(report.messages, stdout).toBeGreaterThanOrEqual(2);
   expect(Object.keys(report.exportCounts).sort()).toEqual(
-    ['@strata/core', '@strata/core/errors', '@strata/kb-chroma', '@strata/langchain', '@strata/store-postgres', '@strata/store-sqlite', '@strata/worker'].sort(),
+    ['@strata/client', '@strata/core', '@strata/core/errors', '@strata/kb-chroma', '@strata/langchain', '@strata/server', '@strata/store-postgres', '@strata/store-sqlite', '@strata/worker'].sort(),
   );
   for (const [name, count] of Object.entries(report.exportCounts)) expect(count, name).toBeGreaterThan(0);
 }
@@ -264,7 +264,7 @@ describe.skipIf(registryDown !== null)(`packed packages installed outside the wo
 
   // soft: one run lists the problems of every package
   it('packs every public package, and each tarball holds what its exports, types and modules name', () => {
-    expect([...packed.keys()].sort()).toEqual(['@strata/core', '@strata/kb-chroma', '@strata/langchain', '@strata/store-postgres', '@strata/store-sqlite', '@strata/worker']);
+    expect([...packed.keys()].sort()).toEqual(['@strata/client', '@strata/core', '@strata/kb-chroma', '@strata/langchain', '@strata/server', '@strata/store-postgres', '@strata/store-sqlite', '@strata/worker']);
     for (const { manifest } of packages) {
       const { files } = packed.get(manifest.name)!;
       const installed = join(consumer, 'node_modules', manifest.name);
