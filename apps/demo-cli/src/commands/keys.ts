@@ -23,6 +23,12 @@ export function registerKeysCommands(program: Command): void {
     .command('keys')
     .description('create, list (the default) or revoke the API keys strata serve accepts; secrets are stored as hashes and shown once')
     .option('--keys <file>', 'the API keys file (default DATA_DIR/keys.json)');
+  registerCreate(keys);
+  registerList(keys);
+  registerRevoke(keys);
+}
+
+function registerCreate(keys: Command): void {
   keys
     .command('create')
     .description('create a key for a namespace (-n/--namespace NS, required) and print its secret, once')
@@ -31,6 +37,7 @@ export function registerKeysCommands(program: Command): void {
     .option('--name <label>', 'a label for people: who holds the key, what for')
     .option('--json', 'print JSON: { key, secret }')
     .action(async (options: CreateOptions, command: Command) => {
+      // the global -n/--namespace, as given on the command line: a key is never bound to a default or an env value by accident
       const namespace = command.optsWithGlobals<{ namespace?: string }>().namespace;
       if (namespace === undefined) {
         throw new StrataError('INVALID_INPUT', 'strata keys create needs the namespace the key is for', {
@@ -49,6 +56,9 @@ export function registerKeysCommands(program: Command): void {
       note(`created key ${pc.bold(key.id)} for ${describeReach(key)} with scopes ${key.scopes.join(', ')} in ${store.path}`);
       note(pc.yellow('This is the only time the secret is shown: it is stored as a hash and will not be shown again. Send it as Authorization: Bearer <secret>.'));
     });
+}
+
+function registerList(keys: Command): void {
   keys
     .command('list', { isDefault: true })
     .description('list the keys: id, namespace, match, scopes, name, created, revoked (never secrets)')
@@ -65,6 +75,9 @@ export function registerKeysCommands(program: Command): void {
         ),
       );
     });
+}
+
+function registerRevoke(keys: Command): void {
   keys
     .command('revoke <id>')
     .description('revoke a key for good: a running strata serve refuses it from its next request')

@@ -95,8 +95,10 @@ function untilSignalled(close: () => Promise<void>): Promise<void> {
     const onSignal = (signal: NodeJS.Signals) => {
       if (stopping) process.exit(130);
       stopping = true;
+      // close() stops accepting before it returns: whoever reads the note finds the port closed
+      const closed = close();
       note(`strata serve: ${signal}: finishing requests in flight (a second signal exits at once)`);
-      close().then(done, fail);
+      closed.then(done, fail);
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
