@@ -242,4 +242,41 @@ describe.skipIf(skipReason !== null)(`strata serve --store postgres://...${skipR
     server.child.kill('SIGTERM');
     expect((await server.exited).code).toBe(0);
   }, 120_000);
+
+  it('shares one memory between two serve processes: what one stores the other reads, what one forgets the other no longer serves', async () => {
+    const shared = new URL(postgresUrl);
+    shared.searchParams.set('schema', schema);
+    const { env, dataDir } = sandbox();
+    const withStore = { ...env, STRATA_STORE: shared.toString(), STRATA_CHROMA_URL: chromaUrl };
+    const created = await runCli(['keys', 'create', '--namespace', 'shared', '--scope', 'read,write,forget', '--json'], { env });
+    expect(created.code, created.stderr).toBe(0);
+    const headers = { authorization: `Bearer ${json<{ secret: string }>(created).secret}` };
+    const [one, two] = await Promise.all([serve(['--keys', `${dataDir}/keys.json`], withStore), serve(['--keys', `${dataDir}/keys.json`], withStore)]);
+    const sessionId = (await call(one!.url, 'POST', '/v1/sessions', { headers, body: {} })).body.id as string;
+    const appended = await call(two!.url, 'POST', `/v1/sessions/${sessionId}/messages`, {
+      headers: { ...headers, 'idempotency-key': 'two-1' },
+      body: { messages: [{ role: 'user', content: 'The greenhouse thermostat is set to eighteen degrees.' }] },
+    });
+    expect(appended.status).toBe(201);
+    // the same Idempotency-Key sent to the other process stores nothing twice
+    const retried = await call(one!.url, 'POST', `/v1/sessions/${sessionId}/messages`, {
+      headers: { ...headers, 'idempotency-key': 'two-1' },
+      body: { messages: [{ role: 'user', content: 'The greenhouse thermostat is set to eighteen degrees.' }] },
+    });
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    const read = await call(one!.url, 'GET', `/v1/sessions/${sessionId}/messages`, { headers });
+    expect((read.body.messages as { content: string }[]).map((m) => m.content)).toEqual(['The greenhouse thermostat is set to eighteen degrees.']);
+    const context = await call(one!.url, 'POST', `/v1/sessions/${sessionId}/context`, { headers, body: { query: 'greenhouse thermostat' } });
+    expect(JSON.stringify(context.body.messages)).toContain('eighteen degrees');
+    const messageId = (appended.body.messages as { id: string }[])[0]!.id;
+    expect((await call(one!.url, 'DELETE', `/v1/sessions/${sessionId}/messages/${messageId}`, { headers })).status).toBe(200);
+    const after = await call(two!.url, 'GET', `/v1/sessions/${sessionId}/messages`, { headers });
+    expect(after.body.messages).toEqual([]);
+    const search = await call(two!.url, 'POST', '/v1/search', { headers, body: { query: 'greenhouse thermostat' } });
+    expect(JSON.stringify(search.body)).not.toContain('eighteen degrees');
+    for (const server of [one!, two!]) server.child.kill('SIGTERM');
+    expect((await one!.exited).code).toBe(0);
+    expect((await two!.exited).code).toBe(0);
+  }, 120_000);
 });
