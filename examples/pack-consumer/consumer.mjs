@@ -32,7 +32,17 @@ const stored = await reopened.messages(session.id);
 await reopened.close();
 
 const exportCounts = {};
-for (const name of ['@strata/core', '@strata/core/errors', '@strata/store-sqlite', '@strata/store-postgres', '@strata/kb-chroma', '@strata/worker', '@strata/langchain', '@strata/server', '@strata/client']) {
+for (const name of [
+  '@strata/core',
+  '@strata/core/errors',
+  '@strata/store-sqlite',
+  '@strata/store-postgres',
+  '@strata/kb-chroma',
+  '@strata/worker',
+  '@strata/langchain',
+  '@strata/server',
+  '@strata/client',
+]) {
   exportCounts[name] = Object.keys(await import(name)).length;
 }
 

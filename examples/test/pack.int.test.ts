@@ -264,7 +264,16 @@ describe.skipIf(registryDown !== null)(`packed packages installed outside the wo
 
   // soft: one run lists the problems of every package
   it('packs every public package, and each tarball holds what its exports, types and modules name', () => {
-    expect([...packed.keys()].sort()).toEqual(['@strata/client', '@strata/core', '@strata/kb-chroma', '@strata/langchain', '@strata/server', '@strata/store-postgres', '@strata/store-sqlite', '@strata/worker']);
+    expect([...packed.keys()].sort()).toEqual([
+      '@strata/client',
+      '@strata/core',
+      '@strata/kb-chroma',
+      '@strata/langchain',
+      '@strata/server',
+      '@strata/store-postgres',
+      '@strata/store-sqlite',
+      '@strata/worker',
+    ]);
     for (const { manifest } of packages) {
       const { files } = packed.get(manifest.name)!;
       const installed = join(consumer, 'node_modules', manifest.name);
