@@ -319,5 +319,6 @@ describe.skipIf(registryDown !== null)(`packed packages installed outside the wo
     const result = await run(process.execPath, [join('out', 'consumer.js'), tmp!], consumer, RUN_TIMEOUT_MS);
     expect(result.code, describeFailure('node out/consumer.js', result)).toBe(0);
     expectConsumerReport(result.stdout, 'ts');
-  });
+    // two full type checks of every package's declarations (the server's bring hono's and the MCP SDK's), a compile and a run
+  }, 3 * RUN_TIMEOUT_MS);
 });

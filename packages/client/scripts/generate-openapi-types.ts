@@ -1,4 +1,4 @@
-// Writes src/openapi.d.ts (the types of the server's routes) from the OpenAPI document of @strata/server, so the client is typed by what the server validates.
+// Writes src/openapi.ts (the types of the server's routes) from the OpenAPI document of @strata/server, so the client is typed by what the server validates.
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createMemory } from '@strata/core';
@@ -6,7 +6,7 @@ import { createStrataServer } from '@strata/server';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 
 /** Where the generated types live (committed; a test fails when they are stale). */
-export const OPENAPI_TYPES_FILE = fileURLToPath(new URL('../src/openapi.d.ts', import.meta.url));
+export const OPENAPI_TYPES_FILE = fileURLToPath(new URL('../src/openapi.ts', import.meta.url));
 
 const HEADER = `/**
  * The routes of @strata/server (paths, parameters, bodies, answers), from its OpenAPI document.
@@ -27,7 +27,7 @@ export async function fetchOpenApiDocument(): Promise<OpenAPI3> {
   }
 }
 
-/** The text of src/openapi.d.ts for the server as it is now. */
+/** The text of src/openapi.ts for the server as it is now. */
 export async function renderOpenApiTypes(): Promise<string> {
   const document = await fetchOpenApiDocument();
   return HEADER + astToString(await openapiTS(document));
