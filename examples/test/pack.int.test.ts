@@ -302,23 +302,27 @@ describe.skipIf(registryDown !== null)(`packed packages installed outside the wo
     expectConsumerReport(result.stdout, 'esm');
   });
 
-  it('a TypeScript app type-checks against the packed declarations (strict, NodeNext), compiles and runs', async () => {
-    const flags = ['--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--pretty', 'false'];
-    // Declaration files checked too (skipLibCheck off): an error in a strata package's .d.ts fails here.
-    const check = await run(process.execPath, [tsc, '--noEmit', ...flags, '--skipLibCheck', 'false', 'consumer.ts'], consumer, RUN_TIMEOUT_MS);
-    const { ours, thirdParty } = splitDiagnostics(check.stdout);
-    expect(ours, describeFailure('tsc --noEmit --skipLibCheck false', check)).toEqual([]);
-    if (thirdParty.length > 0) console.info(`tsc found ${thirdParty.length} error(s) in third-party declarations, not strata's:\n${thirdParty.join('\n')}`);
-    expect(check.code === 0 || thirdParty.length > 0, describeFailure('tsc --noEmit', check)).toBe(true);
+  it(
+    'a TypeScript app type-checks against the packed declarations (strict, NodeNext), compiles and runs',
+    async () => {
+      const flags = ['--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--pretty', 'false'];
+      // Declaration files checked too (skipLibCheck off): an error in a strata package's .d.ts fails here.
+      const check = await run(process.execPath, [tsc, '--noEmit', ...flags, '--skipLibCheck', 'false', 'consumer.ts'], consumer, RUN_TIMEOUT_MS);
+      const { ours, thirdParty } = splitDiagnostics(check.stdout);
+      expect(ours, describeFailure('tsc --noEmit --skipLibCheck false', check)).toEqual([]);
+      if (thirdParty.length > 0) console.info(`tsc found ${thirdParty.length} error(s) in third-party declarations, not strata's:\n${thirdParty.join('\n')}`);
+      expect(check.code === 0 || thirdParty.length > 0, describeFailure('tsc --noEmit', check)).toBe(true);
 
-    // Compiled as an app that skips third-party declarations would: no error at all.
-    const compile = await run(process.execPath, [tsc, ...flags, '--skipLibCheck', '--outDir', 'out', 'consumer.ts'], consumer, RUN_TIMEOUT_MS);
-    expect(compile.code, describeFailure('tsc --outDir out', compile)).toBe(0);
-    expect(compile.stdout).toBe('');
+      // Compiled as an app that skips third-party declarations would: no error at all.
+      const compile = await run(process.execPath, [tsc, ...flags, '--skipLibCheck', '--outDir', 'out', 'consumer.ts'], consumer, RUN_TIMEOUT_MS);
+      expect(compile.code, describeFailure('tsc --outDir out', compile)).toBe(0);
+      expect(compile.stdout).toBe('');
 
-    const result = await run(process.execPath, [join('out', 'consumer.js'), tmp!], consumer, RUN_TIMEOUT_MS);
-    expect(result.code, describeFailure('node out/consumer.js', result)).toBe(0);
-    expectConsumerReport(result.stdout, 'ts');
-    // two full type checks of every package's declarations (the server's bring hono's and the MCP SDK's), a compile and a run
-  }, 3 * RUN_TIMEOUT_MS);
+      const result = await run(process.execPath, [join('out', 'consumer.js'), tmp!], consumer, RUN_TIMEOUT_MS);
+      expect(result.code, describeFailure('node out/consumer.js', result)).toBe(0);
+      expectConsumerReport(result.stdout, 'ts');
+      // two full type checks of every package's declarations (the server's bring hono's and the MCP SDK's), a compile and a run
+    },
+    3 * RUN_TIMEOUT_MS,
+  );
 });
