@@ -20,7 +20,10 @@ export interface PoolRun {
   firstError?: unknown;
 }
 
-/** Runs `call` from `connections` loops for `seconds`, a macrotask after each call; `call(loop, n)` gets its loop's index and its call count. */
+/**
+ * Runs `call` from `connections` loops for `seconds`; `call(loop, n)` gets its loop's index and its call count. Each sample is a
+ * loop's wait for the next macrotask plus the call, as a request waits for the server's event loop before it is handled.
+ */
 export async function runPromisePool(connections: number, seconds: number, call: (loop: number, n: number) => Promise<unknown>): Promise<PoolRun> {
   const samples: number[] = [];
   let errors = 0;
@@ -30,6 +33,9 @@ export async function runPromisePool(connections: number, seconds: number, call:
   const loop = async (index: number): Promise<void> => {
     for (let n = 0; process.hrtime.bigint() < deadline; n++) {
       const before = process.hrtime.bigint();
+      // timed: a request to the server waits for the event loop too, behind the other
+      // connections' work and the memory's own macrotasks (derivation results, timers)
+      await nextMacrotask();
       try {
         await call(index, n);
       } catch (error) {
@@ -37,9 +43,6 @@ export async function runPromisePool(connections: number, seconds: number, call:
         firstError ??= error;
       }
       samples.push(nsToMs(process.hrtime.bigint() - before));
-      // untimed, as a connection's next request arrives in a later macrotask: the memory's own
-      // macrotasks (derivation results, timers) run between calls, as they do in the server
-      await nextMacrotask();
     }
   };
   await Promise.all(Array.from({ length: connections }, (_, index) => loop(index)));

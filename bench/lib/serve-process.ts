@@ -44,6 +44,22 @@ export function readProcessMemory(pid: number): ProcessMemory | null {
   return { rssMb: Math.round(kb('VmRSS') / 102.4) / 10, peakMb: Math.round(kb('VmHWM') / 102.4) / 10 };
 }
 
+/** CPU time (user + system, every thread) a process has used so far, in ms, from /proc/<pid>/stat; null when unknown. */
+export function readProcessCpuMs(pid: number): number | null {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // the fields after the command name (which may hold spaces), from field 3 on: utime and stime are fields 14 and 15, in clock ticks
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+/** USER_HZ: 100 on Linux for every architecture Node runs on. */
+const CLOCK_TICKS = 100;
+
 /** A running `strata serve`. */
 export interface ServeProcess {
   url: string;

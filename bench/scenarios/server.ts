@@ -17,7 +17,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChromaClient } from 'chromadb';
 import pg from 'pg';
@@ -31,7 +31,7 @@ import type { BenchTable, Figure } from '../lib/bench-result.js';
 import { ConversationGenerator, seededRandom } from '../lib/conversation-generator.js';
 import { type PoolRun, runPromisePool } from '../lib/promise-pool-load.js';
 import { startRoundRobinProxy } from '../lib/round-robin-proxy.js';
-import { cliEnv, cliUnavailable, type ProcessMemory, readProcessMemory, runStrata, type ServeProcess, startServe } from '../lib/serve-process.js';
+import { cliEnv, cliUnavailable, type ProcessMemory, readProcessCpuMs, readProcessMemory, runStrata, type ServeProcess, startServe } from '../lib/serve-process.js';
 import { type LoadTarget, runWrk, type WrkMix, type WrkRun, wrkUnavailable, wrkVersion } from '../lib/wrk-load.js';
 
 const POSTGRES_URL = process.env.STRATA_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -58,9 +58,17 @@ const TARGET = { overheadMs: 1, rpsAt16: 1500, p99At64Ms: 30 };
 type StoreKind = 'sqlite' | 'postgres';
 const STORE_NAME: Record<StoreKind, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 
+/** What a level cost besides its latency: CPU per request, and the derivation left queued at its end. */
+interface LevelCost {
+  /** CPU time (every thread of the process or processes) over the level's requests. */
+  cpuMsPerRequest: number;
+  /** Derivation jobs queued, running or failed at the end of the level. */
+  backlog: number;
+}
+
 interface Level {
-  http: WrkRun;
-  inProcess: PoolRun;
+  http: WrkRun & LevelCost;
+  inProcess: PoolRun & LevelCost;
   /** Each server's memory at the end of the level. */
   memory: (ProcessMemory | null)[];
 }
@@ -126,15 +134,32 @@ async function createKeys(env: NodeJS.ProcessEnv, keysFile: string, prefix: stri
   return { admin, perNamespace };
 }
 
+/** Derivation jobs pending in each server (GET /v1/status with the admin key, which reaches every namespace of the run). */
+async function serverBacklog(servers: ServeProcess[], adminSecret: string): Promise<number> {
+  let pending = 0;
+  for (const server of servers) {
+    const response = await fetch(`${server.url}/v1/status`, { headers: { authorization: `Bearer ${adminSecret}` } });
+    if (!response.ok) throw new Error(`GET /v1/status answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
+    pending += ((await response.json()) as { pending: unknown[] }).pending.length;
+  }
+  return pending;
+}
+
+const cpuOf = (servers: ServeProcess[]): number => servers.reduce((sum, s) => sum + (readProcessCpuMs(s.pid) ?? Number.NaN), 0);
+
 /** The levels over HTTP: a warm-up, 1 / 16 / 64 connections, then the one-admin-key probe. Every run's appends count for the delivery check. */
-async function loadOverHttp(url: string, mix: WrkMix, adminMix: WrkMix, plan: Plan, dir: string, pids: number[], label: string) {
+async function loadOverHttp(url: string, servers: ServeProcess[], keys: { admin: string }, mixes: { mix: WrkMix; adminMix: WrkMix }, plan: Plan, dir: string, label: string) {
+  const { mix, adminMix } = mixes;
   const runs: WrkRun[] = [];
   runs.push(await stage(`${label}: HTTP warm-up, 16 connections`, () => runWrk({ url, connections: 16, seconds: plan.warmupSeconds, mix, label: `${label}w`, dir })));
-  const levels: { http: WrkRun; memory: (ProcessMemory | null)[] }[] = [];
+  const levels: Omit<Level, 'inProcess'>[] = [];
   for (const connections of plan.levels) {
-    const http = await stage(`${label}: HTTP, ${connections} connection(s)`, () => runWrk({ url, connections, seconds: plan.seconds, mix, label: `${label}c${connections}`, dir }));
-    runs.push(http);
-    levels.push({ http, memory: pids.map(readProcessMemory) });
+    const cpuBefore = cpuOf(servers);
+    const run = await stage(`${label}: HTTP, ${connections} connection(s)`, () => runWrk({ url, connections, seconds: plan.seconds, mix, label: `${label}c${connections}`, dir }));
+    const cpuMsPerRequest = (cpuOf(servers) - cpuBefore) / run.requests;
+    const memory = servers.map((s) => readProcessMemory(s.pid));
+    runs.push(run);
+    levels.push({ http: { ...run, cpuMsPerRequest, backlog: await serverBacklog(servers, keys.admin) }, memory });
   }
   const probe = await stage(`${label}: HTTP, one admin key, 16 connections`, () => runWrk({ url, connections: 16, seconds: plan.probeSeconds, mix: adminMix, label: `${label}p`, dir }));
   runs.push(probe);
@@ -142,7 +167,7 @@ async function loadOverHttp(url: string, mix: WrkMix, adminMix: WrkMix, plan: Pl
 }
 
 /** The same mix in process: a warm-up, then promise pools of each level's size. */
-async function loadInProcess(memory: Memory, sessionIds: string[], text: { texts: string[]; queries: string[] }, plan: Plan, label: string): Promise<PoolRun[]> {
+async function loadInProcess(memory: Memory, sessionIds: string[], text: { texts: string[]; queries: string[] }, plan: Plan, label: string): Promise<(PoolRun & LevelCost)[]> {
   const random = seededRandom(SEED + 1);
   const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)] as T;
   let level = 0;
@@ -152,12 +177,14 @@ async function loadInProcess(memory: Memory, sessionIds: string[], text: { texts
     return memory.getContext(sessionId, { query: pick(text.queries), budgetTokens: BUDGET_TOKENS });
   };
   await stage(`${label}: in-process warm-up, 16 loops`, () => runPromisePool(16, plan.warmupSeconds, call));
-  const runs: PoolRun[] = [];
+  const runs: (PoolRun & LevelCost)[] = [];
   for (const connections of plan.levels) {
     level = connections;
+    const cpuBefore = process.cpuUsage();
     const run = await stage(`${label}: in process, ${connections} loop(s)`, () => runPromisePool(connections, plan.seconds, call));
+    const cpu = process.cpuUsage(cpuBefore);
     if (run.firstError !== undefined) process.stderr.write(`bench: server: ${label}: in process, ${run.errors} call(s) failed, the first: ${String(run.firstError)}\n`);
-    runs.push(run);
+    runs.push({ ...run, cpuMsPerRequest: (cpu.user + cpu.system) / 1000 / run.requests, backlog: (await memory.pending()).length });
   }
   return runs;
 }
@@ -199,11 +226,11 @@ async function runSqlite(plan: Plan, runId: string, text: { texts: string[]; que
     const server = await startServe({ env });
     let exits: StoreRun['exits'] = [];
     try {
-      const http = await loadOverHttp(server.url, mix, adminMix, plan, dir, [server.pid], 'SQLite');
+      const http = await loadOverHttp(server.url, [server], keys, { mix, adminMix }, plan, dir, 'SQLite');
       const delivery = await stage('SQLite: read back every session', () => checkAckedAppends(server.url, targets, http.runs));
       exits = [await server.stop()];
       const inProcess = await runInProcessSqlite(plan, runId, text);
-      const levels = http.levels.map((level, i) => ({ ...level, inProcess: inProcess[i] as PoolRun }));
+      const levels = http.levels.map((level, i) => ({ ...level, inProcess: inProcess[i] as PoolRun & LevelCost }));
       return { kind: 'sqlite', setup: 'one `strata serve` on the SQLite default (one file in a temp data dir)', levels, probe: http.probe, delivery, exits };
     } finally {
       if (!exits.length) await server.stop();
@@ -214,7 +241,7 @@ async function runSqlite(plan: Plan, runId: string, text: { texts: string[]; que
 }
 
 /** In process, as `strata serve` wires its memory by default: one SQLite file for store and KB, derivation on a worker thread, offline models. */
-async function runInProcessSqlite(plan: Plan, runId: string, text: { texts: string[]; queries: string[] }): Promise<PoolRun[]> {
+async function runInProcessSqlite(plan: Plan, runId: string, text: { texts: string[]; queries: string[] }): Promise<(PoolRun & LevelCost)[]> {
   const dir = mkdtempSync(join(tmpdir(), 'strata-bench-server-inproc-'));
   const path = join(dir, 'memory.sqlite');
   const memory = await createMemory({ store: await createSqliteSessionStore({ path }), knowledge: await createSqliteKnowledgeBase({ path }), queue: createWorkerThreadJobQueue({ policy: {} }) });
@@ -337,20 +364,12 @@ async function measurePostgres(plan: Plan, runId: string, text: { texts: string[
     for (let i = 0; i < 2; i++) servers.push(await startServe({ env, globalArgs }));
     const proxy = await startRoundRobinProxy(servers.map((s) => ({ host: '127.0.0.1', port: s.port })));
     try {
-      const http = await loadOverHttp(
-        proxy.url,
-        mix,
-        adminMix,
-        plan,
-        place.dir,
-        servers.map((s) => s.pid),
-        'PostgreSQL',
-      );
+      const http = await loadOverHttp(proxy.url, servers, keys, { mix, adminMix }, plan, place.dir, 'PostgreSQL');
       const delivery = await stage('PostgreSQL: read back every session', () => checkAckedAppends(proxy.url, targets, http.runs));
       const handed = proxy.handed();
       exits = await Promise.all(servers.map((s) => s.stop()));
       const inProcess = await runInProcessPostgres(plan, runId, text, place);
-      const levels = http.levels.map((level, i) => ({ ...level, inProcess: inProcess[i] as PoolRun }));
+      const levels = http.levels.map((level, i) => ({ ...level, inProcess: inProcess[i] as PoolRun & LevelCost }));
       const setup = 'two `strata serve` processes on one PostgreSQL schema + Chroma, behind a round-robin TCP proxy (node:net, in the bench process)';
       return { kind: 'postgres', setup, levels, probe: http.probe, delivery, exits, handed };
     } finally {
@@ -362,7 +381,7 @@ async function measurePostgres(plan: Plan, runId: string, text: { texts: string[
 }
 
 /** In process on PostgreSQL + Chroma (a collection of its own), the rest as `strata serve` wires it. */
-async function runInProcessPostgres(plan: Plan, runId: string, text: { texts: string[]; queries: string[] }, where: PostgresPlace): Promise<PoolRun[]> {
+async function runInProcessPostgres(plan: Plan, runId: string, text: { texts: string[]; queries: string[] }, where: PostgresPlace): Promise<(PoolRun & LevelCost)[]> {
   const store: SessionStore = await createPostgresSessionStore({ url: POSTGRES_URL, schema: where.inProcessSchema });
   const knowledge: KnowledgeBase = await createChromaKnowledgeBase({
     url: CHROMA_URL,
@@ -418,6 +437,8 @@ function storeTable(run: StoreRun): BenchTable {
       'in-process p50 ms',
       'in-process p99 ms',
       'HTTP overhead at p50',
+      'CPU ms per request: server / in process',
+      'derivation backlog at end: server / in process',
     ],
     rows: run.levels.map((level) => [
       String(level.http.connections),
@@ -430,6 +451,8 @@ function storeTable(run: StoreRun): BenchTable {
       ms(level.inProcess.p50Ms),
       ms(level.inProcess.p99Ms),
       overhead(level),
+      `${ms(level.http.cpuMsPerRequest)} / ${ms(level.inProcess.cpuMsPerRequest)}`,
+      `${level.http.backlog} / ${level.inProcess.backlog}`,
     ]),
   };
 }
@@ -495,7 +518,7 @@ function notesOf(runs: StoreRun[], plan: Plan, skipped: string | null, cleanup: 
   };
   const exits = (run: StoreRun): string => `${STORE_NAME[run.kind]}: ${run.exits.map((e) => `exit ${e.signal ?? e.code} after ${e.ms} ms`).join(', ')}`;
   return [
-    `Load: ${wrkVersion()} with a generated Lua script (bench/lib/wrk-load.ts); autocannon is not installed in this repository. wrk runs on min(2, connections) threads; its latency is from sending a request to its answer on a kept-alive connection. The in-process side runs the same mix from promise pools of the same sizes (an untimed macrotask after each call, as the server's next request arrives in a later one), in the bench process, after the servers have stopped. Everything (wrk, the servers, PostgreSQL, Chroma, the proxy) shares this machine's cores.`,
+    `Load: ${wrkVersion()} with a generated Lua script (bench/lib/wrk-load.ts); autocannon is not installed in this repository. wrk runs on min(2, connections) threads; its latency is from sending a request to its answer on a kept-alive connection. The in-process side runs the same mix from promise pools of the same sizes, in the bench process, after the servers have stopped; each of its samples is a loop's wait for the next macrotask plus the call, as a request to a server waits for its event loop (behind the other connections and the derivation results being applied) before it is handled: at 16 and 64 the in-process latency is mostly that wait. Everything (wrk, the servers, PostgreSQL, Chroma, the proxy) shares this machine's cores.`,
     `Mix: each request picks one of ${plan.namespaces} sessions (one per namespace) at random, then with probability ${APPEND_SHARE} appends one user message (one to three generated sentences and a tag unique to the request, the tag also its Idempotency-Key), else asks for its context (a generated question, budgetTokens ${BUDGET_TOKENS}). ${plan.seconds} s per level after a ${plan.warmupSeconds} s warm-up at 16 connections; the sessions grow through the run (each level starts where the last ended). Derivation (worker thread, offline models) runs in the servers as it does in process.`,
     `Keys: each session is reached with its own namespace's exact key (read, write), and the admin key (prefix, scope admin) made by \`strata keys create\` only in the probe. \`strata serve\` limits each key to 50 requests/s (burst 100), and no flag of \`strata serve\` changes it: with one admin key for the whole load, every answer beyond 50/s is 429. The probe at 16 connections for ${plan.probeSeconds} s on that key: ${runs.map(probe).join('; ')}.`,
     `Delivery: after the levels, every session is read back (GET /v1/sessions/{id}/messages, all pages). ${runs.map(delivery).join('. ')}.`,
@@ -506,6 +529,9 @@ function notesOf(runs: StoreRun[], plan: Plan, skipped: string | null, cleanup: 
     ...(skipped ? [`PostgreSQL part skipped: ${skipped}.`] : []),
     ...(cleanup ? [`PostgreSQL cleanup: ${cleanup}.`] : []),
     'RSS: VmRSS at the end of each level and VmHWM (the peak since start) from /proc/<pid>/status of each server process.',
+    `Load average at the end of the run (1, 5, 15 min): ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ')}: other work on this machine during the run shows here and in the one at the start.`,
   ];
 }
 
