@@ -1,22 +1,17 @@
 import { existsSync } from 'node:fs';
 import { isIPv4, isIPv6 } from 'node:net';
 import { join, resolve } from 'node:path';
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { StrataError } from '@strata/core/errors';
 import { count, note, print, printJson } from '../format/output.js';
 import { configOf } from '../run-command.js';
+import { port } from './ui.js';
 
 interface ServeOptions {
   host: string;
   port: number;
   keys?: string;
   json?: boolean;
-}
-
-function port(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65_535) throw new InvalidArgumentError('It must be a port number (0 for a free one).');
-  return n;
 }
 
 /** Whether only this machine can reach `host`: 127.0.0.0/8, ::1 (also IPv4-mapped) or localhost. */

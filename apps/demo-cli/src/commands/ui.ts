@@ -12,7 +12,8 @@ interface UiOptions {
   demo?: boolean;
 }
 
-function port(value: string): number {
+/** commander's parser of a `--port` value: an integer from 0 (a free one) to 65535. */
+export function port(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65_535) throw new InvalidArgumentError('It must be a port number (0 for a free one).');
   return n;
