@@ -1,9 +1,9 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { authenticate } from './http/authenticate.js';
+import { limitBody } from './http/body-limit.js';
 import type { ServerEnv } from './http/caller.js';
 import { createServerMetrics } from './http/metrics.js';
 import { problem, problemOf, problemResponse } from './http/problem.js';
@@ -50,7 +50,7 @@ function addHttpLayer(app: OpenAPIHono<ServerEnv>, options: ResolvedServerOption
   const tooLarge = `the request body is larger than ${options.bodyBytes} bytes (limits.bodyBytes)`;
   // the rest of the body is not read: the connection closes rather than carry it into the next request
   const refuse = () => problemResponse({ problem: problem('INVALID_INPUT', tooLarge, 'Send a smaller body, e.g. append in several calls.', 413), headers: { connection: 'close' } });
-  app.use('*', bodyLimit({ maxSize: options.bodyBytes, onError: refuse }));
+  app.use('*', limitBody(options.bodyBytes, refuse));
   const limiter = options.rateLimit === false ? undefined : rateLimit(options.rateLimit);
   for (const path of KEYED_PATHS) {
     app.use(path, authenticate(options.keys));

@@ -55,11 +55,31 @@ export function openDatabase(options: SqliteOpenOptions): Database.Database {
     migrate(db, file);
     // WAL is a persistent property of the file: switch only once migrate() has accepted it,
     // so a foreign or newer file that is refused is left exactly as it was.
-    if (db.pragma('journal_mode = WAL', { simple: true }) === 'wal') configureWalCheckpoints(db);
+    if (switchToWal(db, options.busyTimeoutMs ?? 5000) === 'wal') configureWalCheckpoints(db);
     return db;
   } catch (error) {
     db?.close();
     throw toStrataError(error, file);
+  }
+}
+
+/**
+ * `PRAGMA journal_mode = WAL`, retried while another connection holds the file busy, up to
+ * `timeoutMs`. Turning a new file to WAL needs an exclusive lock, and SQLite answers
+ * SQLITE_BUSY at once, without its busy handler, when another process opening the same new
+ * file holds a read lock at that moment (two processes creating one file together).
+ */
+function switchToWal(db: Database.Database, timeoutMs: number): string {
+  const deadline = Date.now() + timeoutMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return db.pragma('journal_mode = WAL', { simple: true }) as string;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+      // a few milliseconds, growing, with jitter: the other opener's migration is short
+      Atomics.wait(pause, 0, 0, Math.min(50, 2 ** attempt) + Math.random() * 5);
+    }
   }
 }
 

@@ -36,7 +36,7 @@ function nestsDeeperThan(text: string, max: number): boolean {
   return false;
 }
 
-function parseBody(bytes: Uint8Array): unknown {
+function parseBody(bytes: Uint8Array): { text: string; body: unknown } {
   let text: string;
   try {
     text = utf8.decode(bytes);
@@ -45,7 +45,7 @@ function parseBody(bytes: Uint8Array): unknown {
   }
   if (nestsDeeperThan(text, MAX_DEPTH)) throw invalid(`the request body nests deeper than ${MAX_DEPTH} levels`);
   try {
-    return JSON.parse(text);
+    return { text, body: JSON.parse(text) };
   } catch (error) {
     throw new StrataError('INVALID_INPUT', `the request body is not valid JSON (${error instanceof Error ? error.message : 'unreadable'})`, { hint: HINT, cause: error });
   }
@@ -68,8 +68,10 @@ export function jsonBody(options: { empty?: unknown } = {}): MiddlewareHandler<S
       return next();
     }
     checkContentType(c.req.header('content-type'));
-    const body = parseBody(bytes);
+    const { text, body } = parseBody(bytes);
     c.set('body', body);
+    // the route's JSON validator reads the text from here instead of turning the bytes into a Response to decode them again
+    (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text);
     await next();
   };
 }
