@@ -51,6 +51,29 @@ describe('strata serve', () => {
     expect(server.stderr()).toMatch(/SIGTERM: finishing requests in flight[^\n]*\nstrata serve: stopped\n$/);
   });
 
+  it('limits each key to --rate-limit requests per second (429 with Retry-After beyond the burst), or not at all with off', async () => {
+    const { env } = sandbox();
+    const limited = await serve(['--rate-limit', '1,3'], env);
+    const statuses: number[] = [];
+    let retryAfter: string | undefined;
+    for (let i = 0; i < 6; i++) {
+      const answer = await call(limited.url, 'GET', '/v1/sessions?namespace=rl');
+      statuses.push(answer.status);
+      if (answer.status === 429) retryAfter ??= answer.headers.get('retry-after') ?? undefined;
+    }
+    expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
+    expect(statuses.slice(3)).toContain(429);
+    expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+    const unlimited = await serve(['--rate-limit', 'off'], env);
+    const answers = await Promise.all(Array.from({ length: 150 }, () => call(unlimited.url, 'GET', '/v1/sessions?namespace=rl')));
+    expect(answers.map((a) => a.status).filter((status) => status !== 200)).toEqual([]);
+    for (const bad of ['0', '-5', 'fast', '10,0', '10,2.5', '1,2,3']) {
+      const refused = await runCli(['serve', '--port', '0', '--rate-limit', bad], { env });
+      expect(refused.code, bad).not.toBe(0);
+      expect(refused.stderr).toMatch(/--rate-limit/);
+    }
+  });
+
   it('refuses a non-loopback host without an API key, naming the command that makes one', async () => {
     const { env } = sandbox();
     for (const host of ['0.0.0.0', '::']) {

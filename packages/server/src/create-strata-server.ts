@@ -86,7 +86,7 @@ export function createStrataServer(options: StrataServerOptions): OpenAPIHono<Se
   addFactRoutes(deps);
   addForgetRoutes(deps);
   addDerivationRoutes(deps);
-  addMcpRoute(deps);
+  addMcpRoute(deps, resolved.onError);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'An API key secret (sk_strata_…) from `strata keys create`.' });
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

@@ -12,7 +12,7 @@ import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { handleMcpRequest } from '../src/index.js';
 import { startTestServer } from './support/test-server.js';
-import { createTestMemory, TestKeyStore } from './test-memory.js';
+import { createTestMemory, overriding, TestKeyStore } from './test-memory.js';
 
 const opened: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -100,6 +100,25 @@ describe('/mcp of createStrataServer', () => {
     const forget = await call(other, 'forget', { messageIds: [stored.data.messageId] });
     expect(forget.text).toMatch(/^NOT_FOUND: /);
     expect(await memory.messages(stored.data.sessionId as string)).toHaveLength(1);
+  });
+
+  it("tells the server's onError of a tool's server-side failure, with the request, and shows the model a generic error", async () => {
+    const memory = await memoryForTest();
+    const failing = overriding(memory, {
+      search: async () => {
+        throw new Error('disk I/O error at /var/lib/strata/memory.sqlite');
+      },
+    });
+    const keys = new TestKeyStore();
+    const told: { error: unknown; path: string }[] = [];
+    const server = await startTestServer({ memory: failing, auth: { keys }, onError: (error, request) => told.push({ error, path: new URL(request.url).pathname }) });
+    opened.push(server);
+    const client = await connect(`${server.url}/mcp`, (await keys.create({ namespace: 'team-a', scopes: ['read'] })).secret);
+    const result = await call(client, 'recall', { query: 'anything' });
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatch(/^INTERNAL: internal error/);
+    expect(JSON.stringify(result)).not.toMatch(/sqlite|\/var\/lib/);
+    expect(told).toEqual([{ error: expect.objectContaining({ message: 'disk I/O error at /var/lib/strata/memory.sqlite' }), path: '/mcp' }]);
   });
 
   it('refuses a request without a key, or with a revoked one, with a 401 problem', async () => {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isIPv4, isIPv6 } from 'node:net';
 import { join, resolve } from 'node:path';
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { StrataError } from '@strata/core/errors';
 import { count, note, print, printJson } from '../format/output.js';
 import { configOf } from '../run-command.js';
@@ -12,6 +12,21 @@ interface ServeOptions {
   port: number;
   keys?: string;
   json?: boolean;
+  rateLimit: RateLimitOption;
+}
+
+/** `--rate-limit`: requests per second and burst of each key, or off. */
+type RateLimitOption = { perSecond: number; burst: number } | false;
+
+const DEFAULT_RATE_LIMIT = { perSecond: 50, burst: 100 };
+
+/** Parses `--rate-limit`: `N` (N per second, burst 2N), `N,B` (burst B) or `off`. */
+export function rateLimit(value: string): RateLimitOption {
+  if (value.trim().toLowerCase() === 'off') return false;
+  const [perSecond, burst, ...rest] = value.split(',').map((part) => Number(part.trim()));
+  const valid = rest.length === 0 && Number.isFinite(perSecond) && (perSecond as number) > 0 && (burst === undefined || (Number.isInteger(burst) && burst >= 1));
+  if (!valid) throw new InvalidArgumentError('It must be requests per second per key (e.g. 200), with a burst after a comma (200,400), or off.');
+  return { perSecond: perSecond as number, burst: burst ?? Math.max(1, Math.ceil(2 * (perSecond as number))) };
 }
 
 /** Whether only this machine can reach `host`: 127.0.0.0/8, ::1 (also IPv4-mapped) or localhost. */
@@ -42,6 +57,7 @@ export function registerServeCommand(program: Command): void {
     .option('--port <n>', 'port to listen on (0: a free one)', port, 8787)
     .option('--keys <file>', 'the API keys file (default DATA_DIR/keys.json; `strata keys create` adds keys)')
     .option('--json', 'print the listening line as JSON: { url, storage, keys } (keys: active keys, null in open mode)')
+    .option('--rate-limit <n[,burst]>', 'requests per second each key may send (burst: how many at once; default twice n), or off; beyond it: 429 with Retry-After', rateLimit, DEFAULT_RATE_LIMIT)
     .addHelpText(
       'after',
       '\nWithout a key in the keys file the API is open (every namespace, every scope), on loopback only.\nKeys revoked with `strata keys revoke` are refused from the next request; keys created while it runs count from its next start.',
@@ -69,7 +85,7 @@ async function serve(options: ServeOptions, command: Command): Promise<void> {
   const { wireMemory } = await import('../wiring.js');
   const wiring = await wireMemory(config);
   // a file that holds keys, even revoked ones only, keeps the API closed: revoking the last key must not open it
-  const app = createStrataServer({ memory: wiring.memory, ...(listed.length > 0 ? { auth: { keys } } : {}) });
+  const app = createStrataServer({ memory: wiring.memory, ...(listed.length > 0 ? { auth: { keys } } : {}), limits: { rateLimit: options.rateLimit } });
   const server = await startStrataServer({ app, host: options.host, port: options.port, onClose: () => wiring.memory.close() }).catch(async (error: unknown) => {
     await wiring.memory.close();
     throw listenError(options, error);

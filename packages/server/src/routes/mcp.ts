@@ -3,9 +3,10 @@ import type { RouteDeps } from './route-deps.js';
 /**
  * ALL /mcp: MCP Streamable HTTP (stateless), for the caller's key: its namespace and scopes
  * (in open mode, `?namespace=` or `default`, every scope). The MCP SDK loads on the first
- * request, so that a server nobody calls over MCP does not pay for it.
+ * request, so that a server nobody calls over MCP does not pay for it. A tool's failure inside
+ * the server goes to `onError`, as a route's does.
  */
-export function addMcpRoute({ app, memory }: RouteDeps): void {
+export function addMcpRoute({ app, memory }: RouteDeps, onError: (error: unknown, request: Request) => void): void {
   app.openAPIRegistry.registerPath({
     method: 'post',
     path: '/mcp',
@@ -19,6 +20,8 @@ export function addMcpRoute({ app, memory }: RouteDeps): void {
     const { caller } = c.var;
     const namespace = caller.open ? (c.req.query('namespace') ?? 'default') : caller.namespace;
     const { handleMcpRequest } = await import('../mcp/mcp-http.js');
-    return handleMcpRequest(c.req.raw, { memory, namespace, scopes: [...caller.scopes] });
+    const request = c.req.raw;
+    // a tool's server-side failure reaches the model as a generic error, and the operator through the server's onError
+    return handleMcpRequest(request, { memory, namespace, scopes: [...caller.scopes], onError: (error) => onError(error, request) });
   });
 }
