@@ -10,6 +10,8 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Figure } from '../lib/bench-result.js';
 
@@ -30,7 +32,8 @@ interface FaultFigures {
 
 /** Runs the fault test once with `appends` per app; its output, wall time and exit code. */
 async function runFaultTest(appends: number): Promise<{ output: string; seconds: number; code: number | null }> {
-  const vitest = fileURLToPath(import.meta.resolve('vitest/vitest.mjs'));
+  // vitest's bin, beside its package.json (the only file of it that its exports map lets one resolve)
+  const vitest = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
   const started = process.hrtime.bigint();
   const child = spawn(process.execPath, [vitest, 'run', TEST_FILE], {
     cwd: REPO_ROOT,
