@@ -128,6 +128,25 @@ describe('strata mcp (stdio) with the SDK Client', () => {
     await expectRefused(['--key', secret], /unknown or revoked/);
   });
 
+  it('refuses every call from the next one on once its key is revoked while it runs', async () => {
+    const { key, secret } = await createKey('--namespace', 'desk', '--scope', 'read,write');
+    await withClient(['mcp', '--db', db, '--key', secret], async (client) => {
+      expect(await textOf(client.callTool({ name: 'recall', arguments: { query: 'deploy key' } }))).toContain('first Monday');
+      expect((await runCli(['keys', 'revoke', key.id], { env: sandbox.env })).code).toBe(0);
+      const recall = (await client.callTool({ name: 'recall', arguments: { query: 'deploy key' } })) as CallToolResult;
+      expect(recall.isError).toBe(true);
+      expect(await textOf(Promise.resolve(recall))).toMatch(new RegExp(`^UNAUTHORIZED: API key ${key.id} was revoked`));
+      expect(JSON.stringify(recall)).not.toContain('first Monday');
+      const remember = (await client.callTool({ name: 'remember', arguments: { text: 'Written after the revoke.' } })) as CallToolResult;
+      expect(remember.isError).toBe(true);
+      await expect(client.readResource({ uri: 'strata://facts' })).rejects.toThrow(/UNAUTHORIZED/);
+    });
+    // nothing was written after the revoke
+    const search = await runCli(['--db', db, '--namespace', 'desk', 'search', 'Written after the revoke', '--json'], { env: sandbox.env });
+    expect(search.code, search.stderr).toBe(0);
+    expect(search.stdout).not.toContain('Written after the revoke');
+  });
+
   it("serves a prefix key (from STRATA_API_KEY) in a chosen namespace within its reach, with the key's scopes", async () => {
     const { secret } = await createKey('--namespace', 'team-', '--prefix', '--scope', 'write');
     const env = { ...sandbox.env, STRATA_API_KEY: secret };

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { MemoryApi } from '@strata/core';
 import { StrataError } from '@strata/core/errors';
 import type { ApiKey, Scope } from '@strata/server';
 import type { ConfigSource, LoadedConfig } from '../config.js';
@@ -17,6 +18,8 @@ interface McpCaller {
   scopes: Scope[];
   /** How the caller was chosen, for the start-up note. */
   by: string;
+  /** With a key: throws UNAUTHORIZED once the key is revoked or gone from its keys file. */
+  check?: () => Promise<void>;
 }
 
 /**
@@ -49,7 +52,8 @@ async function runMcp(options: McpOptions, command: Command): Promise<void> {
   const { wireMemory } = await import('../wiring.js');
   const wiring = await wireMemory(loaded.config);
   const onError = (error: unknown) => note(`strata mcp: a call failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  const server = createStrataMcpServer({ memory: wiring.memory, namespace: caller.namespace, scopes: caller.scopes, onError });
+  const memory = caller.check === undefined ? wiring.memory : checkedEachCall(wiring.memory, caller.check);
+  const server = createStrataMcpServer({ memory, namespace: caller.namespace, scopes: caller.scopes, onError });
   const closed = new Promise<void>((done) => {
     server.server.onclose = () => done();
   });
@@ -81,13 +85,55 @@ async function callerOf({ config, sources }: LoadedConfig, options: McpOptions):
   if (!secret) return { namespace: config.namespace, scopes: ['admin'], by: 'no key' };
   const path = keysFileOf(config.dataDir, options.keys);
   const { createFileKeyStore } = await import('@strata/server');
-  const key = await (await createFileKeyStore({ path })).verify(secret);
+  const keys = await createFileKeyStore({ path });
+  const key = await keys.verify(secret);
   if (!key) {
     throw new StrataError('UNAUTHORIZED', `the API key is unknown or revoked in ${path}`, {
       hint: 'Create one with strata keys create --namespace NS --scope read,write, and pass it with STRATA_API_KEY or --key (and --keys FILE when it is in another keys file).',
     });
   }
-  return { namespace: namespaceOf(key, config.namespace, sources.namespace), scopes: key.scopes, by: `key ${key.id}` };
+  const check = async (): Promise<void> => {
+    if (await keys.verify(secret)) return;
+    throw new StrataError('UNAUTHORIZED', `API key ${key.id} was revoked (or removed from ${path}) while strata mcp ran`, {
+      hint: 'Start strata mcp again with a valid key (strata keys create --namespace NS --scope read,write).',
+    });
+  };
+  return { namespace: namespaceOf(key, config.namespace, sources.namespace), scopes: key.scopes, by: `key ${key.id}`, check };
+}
+
+/**
+ * The memory with `check` before each call, so that a key revoked while `strata mcp` runs is
+ * refused from its next tool call or resource read, as `strata serve` refuses it at the next
+ * request. The check is a stat of the keys file (re-read only when it changed) and a hash.
+ */
+function checkedEachCall(memory: MemoryApi, check: () => Promise<void>): MemoryApi {
+  const checked =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      await check();
+      return call(...args);
+    };
+  return {
+    sessions: {
+      create: checked((input) => memory.sessions.create(input)),
+      get: checked((id) => memory.sessions.get(id)),
+      list: checked((filter) => memory.sessions.list(filter)),
+      rename: checked((id, title) => memory.sessions.rename(id, title)),
+      delete: checked((id) => memory.sessions.delete(id)),
+    },
+    facts: { list: checked((filter) => memory.facts.list(filter)) },
+    append: checked((sessionId, message) => memory.append(sessionId, message)),
+    messages: checked((sessionId, options) => memory.messages(sessionId, options)),
+    getContext: checked((sessionId, options) => memory.getContext(sessionId, options)),
+    search: checked((request) => memory.search(request)),
+    forget: checked((target) => memory.forget(target)),
+    export: checked((sessionId, options) => memory.export(sessionId, options)),
+    import: checked((bundle, options) => memory.import(bundle, options)),
+    flush: checked((options) => memory.flush(options)),
+    pending: checked(() => memory.pending()),
+    stats: () => memory.stats(),
+    close: () => memory.close(),
+  };
 }
 
 /**
