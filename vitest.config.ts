@@ -10,7 +10,6 @@ export default defineConfig({
     // Vitest's default is one worker per core but one: a single worker on a 2-core host, so the
     // many files that wait on child processes, PostgreSQL, Redis or Chroma ran one at a time.
     // Three files at once halves the suite's wall time there; each file isolates its data.
-    // The worker project's Redis fault tests run alone afterwards (packages/worker/vitest.config.ts).
     maxWorkers: 3,
     reporters: report ? ['default', ['json', { outputFile: report }]] : ['default'],
   },

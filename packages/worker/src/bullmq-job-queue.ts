@@ -17,7 +17,7 @@ import type { QueueStats } from './queue-stats.js';
 import { jobIdOf, strataKeys, DERIVE_QUEUES } from './redis-keys.js';
 import { jobOptions, openQueues, presenceOfMany } from './queues.js';
 import type { StrataQueues } from './queues.js';
-import { awaitConnection, closeRedis, isReconnecting, openRedis, probeRedis } from './redis-client.js';
+import { awaitConnection, failAfterOutage, closeRedis, isReconnecting, openRedis, probeRedis } from './redis-client.js';
 import { errorReporter } from './report-errors.js';
 import { openSettleEvents } from './settle-events.js';
 import type { SettleEvents } from './settle-events.js';
@@ -124,16 +124,19 @@ export class BullMqJobQueue implements JobQueue {
     }
     const seen = new Set<string>();
     const firsts = jobs.filter((job) => !seen.has(job.key) && seen.add(job.key) !== undefined);
-    const run = this.serial.then(() => this.add(firsts));
+    // Tracked first: kept (the tracker enqueues them again once Redis answers), and a job that
+    // completes before add() returns must still be seen settling.
+    for (const job of firsts) this.tracker.track(job);
+    const consequence = `${firsts.length} job(s) kept, enqueued once it answers`;
+    const run = this.serial.then(() => this.add(firsts, consequence));
     this.serial = run.catch(() => undefined);
-    await run;
+    // An append must not wait long for Redis, even behind an earlier add whose commands were
+    // in flight when the connection dropped (ioredis holds those until it reconnects).
+    await this.outlastingNoOutage(run, consequence);
   }
 
-  private async add(jobs: DeriveJob[]): Promise<void> {
-    // Tracked first: a job that completes before add() returns must still be seen settling.
-    for (const job of jobs) this.tracker.track(job);
-    // An append must not wait long for Redis: the tracker enqueues these once it answers.
-    await this.awaitRedis(`${jobs.length} job(s) kept, enqueued once it answers`);
+  private async add(jobs: DeriveJob[], consequence: string): Promise<void> {
+    await this.awaitRedis(consequence);
     try {
       const presences = await presenceOfMany(this.strataClient, this.queues, jobs);
       const fresh = jobs.filter((_, i) => presences[i]?.derive !== 'live' && presences[i]?.apply !== 'live');
@@ -161,9 +164,10 @@ export class BullMqJobQueue implements JobQueue {
 
   /** @throws StrataError BACKEND_UNAVAILABLE when Redis is reconnecting for longer than `reconnectWaitMs`. */
   async pending(sessionId?: string): Promise<PendingJob[]> {
-    await this.awaitRedis('pending jobs unknown');
+    const consequence = 'pending jobs unknown';
+    await this.awaitRedis(consequence);
     try {
-      return await readPending(this.strataClient, this.queues, this.index, sessionId);
+      return await this.outlastingNoOutage(readPending(this.strataClient, this.queues, this.index, sessionId), consequence);
     } catch (error) {
       throw toStrataError(error, this.settings.redis.where);
     }
@@ -177,7 +181,8 @@ export class BullMqJobQueue implements JobQueue {
   /** Depth per queue, latency, counters: the whole prefix, every process. */
   async stats(): Promise<QueueStats> {
     try {
-      return await collectStats(this.strataClient, this.queues, strataKeys(this.settings.redis.prefix), this.settings.redis.prefix);
+      const stats = collectStats(this.strataClient, this.queues, strataKeys(this.settings.redis.prefix), this.settings.redis.prefix);
+      return await this.outlastingNoOutage(stats, 'no stats');
     } catch (error) {
       throw toStrataError(error, this.settings.redis.where);
     }
@@ -193,11 +198,17 @@ export class BullMqJobQueue implements JobQueue {
   private async shutdown(): Promise<void> {
     this.tracker.close();
     this.client.off('ready', this.onReconnect);
-    await this.serial;
+    // An add stuck on a lost connection would hold close() until Redis came back.
+    await this.outlastingNoOutage(this.serial, 'closing without it').catch(this.reportError);
     const isForced = isReconnecting(this.client);
     await Promise.allSettled(this.workers.map((worker) => worker.close(isForced)));
     await this.queues.close().catch(this.reportError);
     await Promise.all([this.events.close().catch(this.reportError), closeRedis(this.client), closeRedis(this.strataClient)]);
+  }
+
+  /** `work`, unless the connection is lost for `reconnectWaitMs` first (see {@link failAfterOutage}). */
+  private outlastingNoOutage<T>(work: Promise<T>, consequence: string): Promise<T> {
+    return failAfterOutage(this.client, work, this.settings.reconnectWaitMs, `Redis at ${this.settings.redis.where}`, consequence);
   }
 
   private awaitRedis(consequence: string): Promise<void> {

@@ -98,6 +98,46 @@ export async function awaitConnection(client: Redis, ms: number, what: string, c
   if (!isBack) throw new StrataError('BACKEND_UNAVAILABLE', `${what} is unreachable (reconnecting); ${consequence}`, { hint: START_HINT });
 }
 
+/**
+ * Settles as `work` does, unless the connection is lost and stays lost for `ms` first: then
+ * fails with BACKEND_UNAVAILABLE saying `consequence`. Bounds work whose commands were in
+ * flight when the connection dropped: ioredis keeps those until it reconnects, whatever
+ * `maxRetriesPerRequest` says. `work` goes on; its outcome is then no longer reported here.
+ */
+export function failAfterOutage<T>(client: Redis, work: Promise<T>, ms: number, what: string, consequence: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined;
+    const lost = (): void => {
+      timer ??= setTimeout(() => {
+        stop();
+        reject(new StrataError('BACKEND_UNAVAILABLE', `${what} is unreachable (reconnecting); ${consequence}`, { hint: START_HINT }));
+      }, ms);
+    };
+    const back = (): void => {
+      clearTimeout(timer);
+      timer = undefined;
+    };
+    const stop = (): void => {
+      back();
+      client.off('close', lost);
+      client.off('ready', back);
+    };
+    client.on('close', lost);
+    client.on('ready', back);
+    if (isReconnecting(client)) lost();
+    work.then(
+      (value) => {
+        stop();
+        resolve(value);
+      },
+      (error: unknown) => {
+        stop();
+        reject(error);
+      },
+    );
+  });
+}
+
 /** BullMQ's stall handling: how long a job stays claimed by a worker that stopped answering. */
 export interface StallSettings {
   lockDurationMs: number;

@@ -58,6 +58,9 @@ export interface OwnRedis {
   url: string;
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** SIGSTOP: connections stay open and commands go unanswered until stop() or resume(). */
+  pause(): void;
+  resume(): void;
 }
 
 export async function startOwnRedis(): Promise<OwnRedis> {
@@ -96,8 +99,12 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     running.kill('SIGKILL');
     await exited;
   };
+  const signal = (name: NodeJS.Signals): void => {
+    if (child === null) throw new Error(`redis-server on port ${port} is not running`);
+    child.kill(name);
+  };
   await start();
-  return { url, stop, start };
+  return { url, stop, start, pause: () => signal('SIGSTOP'), resume: () => signal('SIGCONT') };
 }
 
 export const hasRedisServerBinary = (): boolean => existsSync(REDIS_SERVER_BINARY);

@@ -221,6 +221,44 @@ if (unavailable === null) {
       },
       120_000,
     );
+
+    const lostTitle = requireRedisBinary
+      ? 'Redis lost while an enqueue awaits its answer: that planning and the next fail within reconnectWaitMs, nothing is lost'
+      : 'Redis lost while an enqueue awaits its answer (skipped: /usr/bin/redis-server is not installed)';
+    restartTest(
+      lostTitle,
+      async () => {
+        const redis: OwnRedis = await startOwnRedis();
+        cleanup.push(() => redis.stop());
+        const prefix = uniquePrefix();
+        const app = await openApp({ url: redis.url, prefix, reconnectWaitMs: 1000 });
+        cleanup.push(() => app.memory.close());
+        // Paused, Redis keeps the connection and never answers: the planning's commands stay in
+        // flight. Killed, it drops them, and ioredis holds them until it reconnects.
+        redis.pause();
+        await converse(app.memory, SESSIONS.slice(0, 1));
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await redis.stop();
+        const failed = (sessionId: string) =>
+          until(
+            async () => app.errors.find((event) => event.kind === 'schedule' && event.sessionId === sessionId),
+            (event) => event !== undefined,
+            5000,
+            `the planning of ${sessionId} to fail`,
+          );
+        expect(await failed('s1')).toMatchObject({ error: { code: 'BACKEND_UNAVAILABLE' } });
+        // the next planning does not queue behind the stuck one
+        await within(converse(app.memory, SESSIONS.slice(1, 2)), 5000, 'an append while Redis is down');
+        expect(await failed('s2')).toMatchObject({ error: { code: 'BACKEND_UNAVAILABLE' } });
+
+        await redis.start();
+        const worker = spawnWorker({ url: redis.url, prefix, models: 'offline', concurrency: 2 });
+        await worker.waitFor('ready');
+        await within(app.memory.flush(), 60_000, 'flush after the Redis restart');
+        expect(await snapshot(app.world, ['s1', 's2'])).toEqual(await referenceSnapshot(SESSIONS.slice(0, 2)));
+      },
+      60_000,
+    );
   });
 } else {
   describe.skip(`worker: ${unavailable}`, () => {
