@@ -215,6 +215,7 @@ describe.skipIf(registryDown !== null)(`packed packages installed outside the wo
   const packages = publicPackages();
   let tmp: string | undefined;
   let consumer = '';
+  let aiConsumer = '';
   const packed = new Map<string, { filename: string; files: Set<string> }>();
 
   afterAll(() => {
@@ -241,6 +242,7 @@ describe.skipIf(registryDown !== null)(`packed packages installed outside the wo
       // The peers of @strata/langchain, and the types a TypeScript app has, at the versions the
       // repository builds and tests with.
       const langchain = readJson<PackageJson>(join(repoRoot, 'packages/langchain/package.json'));
+      const aiSdk = readJson<PackageJson>(join(repoRoot, 'packages/ai-sdk/package.json'));
       const root = readJson<PackageJson>(join(repoRoot, 'package.json'));
       const pinned = (from: PackageJson, name: string): string => {
         const version = from.devDependencies?.[name];
@@ -250,6 +252,7 @@ describe.skipIf(registryDown !== null)(`packed packages installed outside the wo
       const dependencies: Record<string, string> = {};
       for (const [name, { filename }] of packed) dependencies[name] = `file:../tarballs/${filename}`;
       for (const peer of Object.keys(langchain.peerDependencies ?? {}).filter((name) => !name.startsWith('@strata/'))) dependencies[peer] = pinned(langchain, peer);
+      for (const peer of Object.keys(aiSdk.peerDependencies ?? {}).filter((name) => !name.startsWith('@strata/'))) dependencies[peer] ??= pinned(aiSdk, peer);
       dependencies['@types/node'] = pinned(root, '@types/node');
       writeFileSync(
         join(consumer, 'package.json'),
@@ -258,6 +261,17 @@ describe.skipIf(registryDown !== null)(`packed packages installed outside the wo
       const install = await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], consumer, INSTALL_TIMEOUT_MS);
       if (install.code !== 0) throw new Error(describeFailure('npm install (consumer)', install));
       for (const file of ['consumer.mjs', 'consumer.ts']) copyFileSync(join(consumerSources, file), join(consumer, file));
+
+      // An app on the AI SDK: @strata/core and @strata/ai-sdk from their tarballs, `ai` and zod, no LangChain.
+      aiConsumer = join(tmp, 'ai-sdk-consumer');
+      mkdirSync(aiConsumer);
+      const aiDependencies: Record<string, string> = { '@types/node': pinned(root, '@types/node') };
+      for (const name of ['@strata/core', '@strata/ai-sdk']) aiDependencies[name] = `file:../tarballs/${packed.get(name)?.filename ?? name}`;
+      for (const peer of Object.keys(aiSdk.peerDependencies ?? {}).filter((name) => !name.startsWith('@strata/'))) aiDependencies[peer] = pinned(aiSdk, peer);
+      writeFileSync(join(aiConsumer, 'package.json'), `${JSON.stringify({ name: 'strata-ai-sdk-consumer', private: true, type: 'module', dependencies: aiDependencies }, null, 2)}\n`);
+      const aiInstall = await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], aiConsumer, INSTALL_TIMEOUT_MS);
+      if (aiInstall.code !== 0) throw new Error(describeFailure('npm install (AI SDK consumer)', aiInstall));
+      for (const file of ['consumer.mjs', 'consumer.ts']) copyFileSync(join(consumerSources, 'ai-sdk', file), join(aiConsumer, file));
     },
     INSTALL_TIMEOUT_MS + packages.length * RUN_TIMEOUT_MS,
   );
@@ -266,6 +280,7 @@ describe.skipIf(registryDown !== null)(`packed packages installed outside the wo
   it('packs every public package, and each tarball holds what its exports, types and modules name', () => {
     expect([...packed.keys()].sort()).toEqual([
       '@strata/client',
+      '@strata/ai-sdk',
       '@strata/core',
       '@strata/kb-chroma',
       '@strata/langchain',
@@ -322,6 +337,44 @@ describe.skipIf(registryDown !== null)(`packed packages installed outside the wo
       expect(result.code, describeFailure('node out/consumer.js', result)).toBe(0);
       expectConsumerReport(result.stdout, 'ts');
       // two full type checks of every package's declarations (the server's bring hono's and the MCP SDK's), a compile and a run
+    },
+    3 * RUN_TIMEOUT_MS,
+  );
+
+  it('@strata/ai-sdk installs beside `ai` alone: npm ls lists no @langchain package', async () => {
+    const list = await run('npm', ['ls', '--all', '--parseable', '--loglevel=error'], aiConsumer, RUN_TIMEOUT_MS);
+    expect(list.code, describeFailure('npm ls --all', list)).toBe(0);
+    const installed = list.stdout.split('\n').map((line) => line.slice(line.lastIndexOf('node_modules/') + 'node_modules/'.length));
+    expect(installed).toEqual(expect.arrayContaining(['@strata/ai-sdk', '@strata/core', 'ai']));
+    expect(installed.filter((name) => name.startsWith('@langchain/') || name === 'langchain')).toEqual([]);
+  });
+
+  it(
+    'an app on the AI SDK runs @strata/ai-sdk as ESM, and as TypeScript type-checked against the packed declarations',
+    async () => {
+      const expectReport = (stdout: string, consumerName: string) =>
+        expect(JSON.parse(stdout.trim().split('\n').at(-1) ?? '')).toMatchObject({
+          consumer: consumerName,
+          text: 'Hello from the model.',
+          stored: ['user: Hi there', 'assistant: Hello from the model.'],
+          systems: 1,
+          uiRoundTrip: true,
+          tools: ['forget', 'recall', 'remember'],
+        });
+      const esm = await run(process.execPath, ['consumer.mjs'], aiConsumer, RUN_TIMEOUT_MS);
+      expect(esm.code, describeFailure('node consumer.mjs (AI SDK)', esm)).toBe(0);
+      expectReport(esm.stdout, 'esm');
+
+      const flags = ['--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--pretty', 'false'];
+      const check = await run(process.execPath, [tsc, '--noEmit', ...flags, '--skipLibCheck', 'false', 'consumer.ts'], aiConsumer, RUN_TIMEOUT_MS);
+      const { ours, thirdParty } = splitDiagnostics(check.stdout);
+      expect(ours, describeFailure('tsc --noEmit (AI SDK consumer)', check)).toEqual([]);
+      expect(check.code === 0 || thirdParty.length > 0, describeFailure('tsc --noEmit (AI SDK consumer)', check)).toBe(true);
+      const compile = await run(process.execPath, [tsc, ...flags, '--skipLibCheck', '--outDir', 'out', 'consumer.ts'], aiConsumer, RUN_TIMEOUT_MS);
+      expect(compile.code, describeFailure('tsc --outDir out (AI SDK consumer)', compile)).toBe(0);
+      const ts = await run(process.execPath, [join('out', 'consumer.js')], aiConsumer, RUN_TIMEOUT_MS);
+      expect(ts.code, describeFailure('node out/consumer.js (AI SDK)', ts)).toBe(0);
+      expectReport(ts.stdout, 'ts');
     },
     3 * RUN_TIMEOUT_MS,
   );
