@@ -5,5 +5,5 @@ export { strataTools, notesSessionId, MEMORY_NOTE_KEY } from './strata-tools.js'
 export type { StrataTools, StrataToolsOptions } from './strata-tools.js';
 export { loadUIMessages, saveUIMessages } from './ui-messages.js';
 export type { LoadUIMessagesOptions, SaveUIMessagesOptions } from './ui-messages.js';
-export type { PromptMessage } from './language-model-types.js';
+export type { CallOptions, Prompt, PromptMessage } from './language-model-types.js';
 export { AI_SDK_KEY } from './turn-metadata.js';

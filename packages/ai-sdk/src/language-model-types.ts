@@ -6,9 +6,10 @@ type WrapGenerate = NonNullable<LanguageModelMiddleware['wrapGenerate']>;
 type WrapStream = NonNullable<LanguageModelMiddleware['wrapStream']>;
 
 /** The options of one model call (one step of a tool loop). */
-export type CallOptions = Parameters<WrapGenerate>[0]['params'];
+export type CallOptions = Parameters<NonNullable<LanguageModelMiddleware['wrapGenerate']>>[0]['params'];
 /** A model call's prompt: system, user, assistant and tool messages. */
 export type Prompt = CallOptions['prompt'];
+/** One message of a model call's prompt (system, user, assistant or tool), as the middleware and `query` see it. */
 export type PromptMessage = Prompt[number];
 /** A prompt message other than a system message: what strata stores as a turn. */
 export type TurnMessage = Exclude<PromptMessage, { role: 'system' }>;

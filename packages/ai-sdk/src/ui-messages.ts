@@ -5,6 +5,7 @@ import { addConvertedTurn, isRecord, isTypedPart, type OpenReply } from './ui-fr
 import { uiMessageText } from './ui-message-text.js';
 import { AI_SDK_KEY } from './turn-metadata.js';
 
+/** Options of {@link saveUIMessages}: the memory, the chat's session, where to create it, and the chat. */
 export interface SaveUIMessagesOptions<MESSAGE extends UIMessage = UIMessage> {
   memory: MemoryApi;
   /** The chat's session (e.g. `useChat`'s chat id). */
@@ -15,8 +16,10 @@ export interface SaveUIMessagesOptions<MESSAGE extends UIMessage = UIMessage> {
   messages: readonly MESSAGE[];
 }
 
+/** Options of {@link loadUIMessages}: the memory and the chat's session. */
 export interface LoadUIMessagesOptions {
   memory: MemoryApi;
+  /** The chat's session (e.g. `useChat`'s chat id). */
   sessionId: string;
   /** When given, a session of another namespace is refused (CONFLICT) rather than read: a guessed chat id must not show another user's chat. */
   namespace?: string;
