@@ -279,8 +279,8 @@ describe.skipIf(registryDown !== null)(`packed packages installed outside the wo
   // soft: one run lists the problems of every package
   it('packs every public package, and each tarball holds what its exports, types and modules name', () => {
     expect([...packed.keys()].sort()).toEqual([
-      '@strata/client',
       '@strata/ai-sdk',
+      '@strata/client',
       '@strata/core',
       '@strata/kb-chroma',
       '@strata/langchain',
