@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { generateText, jsonSchema, stepCountIs, streamText, tool, wrapLanguageModel, type ModelMessage } from 'ai';
+import { generateText, jsonSchema, stepCountIs, streamText, tool, ToolLoopAgent, wrapLanguageModel, type ModelMessage } from 'ai';
 import { createMemory, StrataError, type Memory } from '@strata/core';
 import { strataMemory, type StrataMemoryOptions } from '../src/index.js';
 import { scriptedModel, shapeOf, streamParts, textOf, type Reply } from './mock-models.js';
@@ -108,6 +108,29 @@ describe('strataMemory: what is stored', () => {
     expect(await result.text).toBe('Sunny.');
     await result.consumeStream();
     expect(await stored()).toEqual(['user: Weather in Porto?', 'assistant:  calls weather#call-1({"city":"Porto"})', 'tool(call-1): {"city":"Porto","tempC":21}', 'assistant: Sunny.']);
+  });
+
+  it('a ToolLoopAgent (generate, then stream) stores each turn of both runs once', async () => {
+    const { model } = wrapped([
+      { toolCalls: [{ id: 'call-1', name: 'weather', input: { city: 'Porto' } }] },
+      'Sunny.',
+      { toolCalls: [{ id: 'call-2', name: 'weather', input: { city: 'Faro' } }] },
+      'Hot.',
+    ]);
+    const agent = new ToolLoopAgent({ model, instructions: 'You check the weather.', tools: { weather }, stopWhen: stepCountIs(4) });
+    expect((await agent.generate({ prompt: 'Weather in Porto?' })).text).toBe('Sunny.');
+    const streamed = await agent.stream({ prompt: 'And in Faro?' });
+    expect(await streamed.text).toBe('Hot.');
+    expect(await stored()).toEqual([
+      'user: Weather in Porto?',
+      'assistant:  calls weather#call-1({"city":"Porto"})',
+      'tool(call-1): {"city":"Porto","tempC":21}',
+      'assistant: Sunny.',
+      'user: And in Faro?',
+      'assistant:  calls weather#call-2({"city":"Faro"})',
+      'tool(call-2): {"city":"Faro","tempC":21}',
+      'assistant: Hot.',
+    ]);
   });
 
   it('the whole history passed again on each call (as chat UIs do) stores nothing twice', async () => {
