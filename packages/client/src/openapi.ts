@@ -2572,6 +2572,7 @@ export interface components {
                 results: number;
                 degradedResults: number;
                 rederivedResults: number;
+                droppedItems: number;
             };
         };
     };

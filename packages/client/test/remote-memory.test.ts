@@ -141,7 +141,7 @@ describe('createRemoteMemory: the in-process answers over HTTP', () => {
   });
 
   it('reports pending jobs and the server memory’s counters (stats as of the last pending), and flush progress up to done', async () => {
-    expect(f.remote.stats()).toEqual({ derivation: { inputTokens: 0, outputTokens: 0, modelCalls: 0, results: 0, degradedResults: 0, rederivedResults: 0 } });
+    expect(f.remote.stats()).toEqual({ derivation: { inputTokens: 0, outputTokens: 0, modelCalls: 0, results: 0, degradedResults: 0, rederivedResults: 0, droppedItems: 0 } });
     const session = await f.remote.sessions.create({ namespace: 'derive' });
     await f.remote.append(
       session.id,

@@ -23,7 +23,7 @@ export type { ContextMessage, MemoryMessage, MessageInput, NewMessage, Role, Sto
 export type { Fact, JobRecord, JobType, Summary, SummaryLevel } from './domain/derived.js';
 export type { ItemKind, ManifestItem, PendingJob, SearchHit, Tier } from './domain/retrieval.js';
 export type { DeriveJob, DeriveResult, ExtractedFact, JobRef, KnownFact, TranscriptTurn, VectorOf } from './domain/jobs.js';
-export type { JobUsage, ModelUsage, RederiveTarget } from './domain/jobs.js';
+export type { DroppedItem, JobUsage, ModelUsage, RederiveTarget } from './domain/jobs.js';
 export type { DerivationStats, MemoryStats } from './services/derivation/derivation-stats.js';
 export type { DerivationProgress, DerivationProgressListener, FlushOptions, FlushReport } from './services/derivation/derivation-progress.js';
 export type { BackgroundError, BackgroundErrorKind, BackgroundErrorListener } from './services/background-errors.js';

@@ -37,6 +37,12 @@ export interface ModelUsage {
   outputTokens: number;
 }
 
+/** An item of a model's answer left out because it did not validate: where it was (e.g. `facts[2]`), and why. */
+export interface DroppedItem {
+  at: string;
+  reason: string;
+}
+
 /** Token usage of one job: the sum over its model calls. */
 export interface JobUsage extends ModelUsage {
   calls: number;
@@ -96,6 +102,8 @@ export type DeriveResult =
       facts: (ExtractedFact & { vector: number[] })[];
       degraded: boolean;
       usage?: JobUsage;
+      /** Items of the model's answer left out because they were invalid (the valid ones are in `facts`). */
+      dropped?: DroppedItem[];
     }
   | {
       job: JobRef & { type: 'summarize' };

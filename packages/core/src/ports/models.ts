@@ -1,4 +1,4 @@
-import type { ExtractedFact, KnownFact, ModelUsage, TranscriptTurn } from '../domain/jobs.js';
+import type { DroppedItem, ExtractedFact, KnownFact, ModelUsage, TranscriptTurn } from '../domain/jobs.js';
 
 /** Receives the token usage of each model call a summarizer or extractor makes. */
 export type UsageListener = (usage: ModelUsage) => void;
@@ -52,6 +52,8 @@ export interface ExtractInput {
   knownFacts: KnownFact[];
   /** Called once per model call with its token usage. */
   onUsage?: UsageListener;
+  /** Told of the items of a model's answer left out as invalid, with why (the valid ones are kept). */
+  onDropped?: (dropped: DroppedItem[]) => void;
 }
 
 /** Finds durable facts in turns. Each fact names the message ids it came from. */

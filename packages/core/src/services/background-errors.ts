@@ -12,7 +12,9 @@ export type BackgroundErrorKind =
   /** The thread selector; the turns it was choosing parents for attached linearly. */
   | 'thread-selector'
   /** Recording the topic accesses of a read (the read itself succeeded). */
-  | 'topic-access';
+  | 'topic-access'
+  /** Items of a model's answer left out because they did not validate; the job kept the valid ones (the error lists what and why). */
+  | 'model-output';
 
 /** One failure of background work, as the `onError` listener receives it: what failed, the error, and the session. */
 export interface BackgroundError {

@@ -20,7 +20,7 @@ import {
 } from './input-schemas.js';
 import { StrataError } from '../errors/strata-error.js';
 import { newId } from '../engine/ids.js';
-import type { DeriveResult } from '../domain/jobs.js';
+import type { DeriveResult, DroppedItem } from '../domain/jobs.js';
 import type { MemoryDeps } from './deps.js';
 import { applyResult } from './derivation/apply.js';
 import { buildContext, type ContextOptions, type ContextResult } from './retrieval/context.js';
@@ -155,6 +155,7 @@ export class Memory implements MemoryApi {
       return true;
     });
     if (!applied) return;
+    if ('dropped' in result && result.dropped?.length) this.deps.reportError({ kind: 'model-output', sessionId: result.job.sessionId, error: droppedItemsError(result.job.key, result.dropped) });
     await nextMacrotask();
     await this.recovery.applied(result);
     // Planning goes on from here: the next summaries and consolidations, and the next slice of a long backlog.
@@ -466,4 +467,13 @@ export class Memory implements MemoryApi {
   private assertOpen(): void {
     if (this.closed) throw new StrataError('CLOSED', 'this memory is closed', { hint: 'Create a new one with createMemory().' });
   }
+}
+
+/** What a job's model answer lost: each item left out, and why. */
+function droppedItemsError(jobKey: string, dropped: readonly DroppedItem[]): StrataError {
+  const listed = dropped.map((d) => `${d.at}: ${d.reason}`).join('; ');
+  return new StrataError('INTERNAL', `the model's answer for job ${jobKey} had ${dropped.length} invalid item(s), left out (the valid ones were kept): ${listed}`, {
+    hint: 'A weak or local model sometimes answers off-schema; a stronger model, or method jsonSchema where the endpoint supports it, loses fewer.',
+    retryable: false,
+  });
 }

@@ -2,6 +2,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { z } from 'zod';
 import { canonicalPredicate, parseWith, renderKnownFacts, renderTurns, speakerOf, type ExtractedFact, type ExtractInput, type FactExtractor, type KnownFact, type TranscriptTurn } from '@strata/core';
+import { lenientConfidence, lenientNumber } from './read-model-answer.js';
 import { invokeStructured, llmModelOptionsSchema, type StructuredOutputMethod } from './structured-call.js';
 
 /**
@@ -37,6 +38,16 @@ const factsSchema = z
       .describe('Durable facts stated in the turns; empty when there are none.'),
   })
   .describe('Records the durable facts stated in the conversation.');
+
+/**
+ * One fact as it is read back: the model's schema, with numbers sent as text read as numbers
+ * and a confidence given in words read as its documented value (CONFIDENCE_WORDS: high 0.9,
+ * medium 0.6, low 0.3, ...). A fact that still does not validate is dropped alone.
+ */
+const lenientFactSchema = factsSchema.shape.facts.element.extend({
+  turn: z.preprocess(lenientNumber, z.number()),
+  confidence: z.preprocess(lenientConfidence, z.number()),
+});
 
 const RULES = [
   'You extract durable facts from a conversation for a long-term memory: identity, where people live and work, relationships, preferences, plans with dates, decisions, events in their lives.',
@@ -77,16 +88,17 @@ export class LlmFactExtractor implements FactExtractor {
   }
 
   /** One model call per batch (none when no turn can state a fact); facts in turn order. */
-  async extract({ turns, knownFacts, onUsage }: ExtractInput): Promise<ExtractedFact[]> {
+  async extract({ turns, knownFacts, onUsage, onDropped }: ExtractInput): Promise<ExtractedFact[]> {
     if (!turns.some((t) => (t.role === 'tool' || speakerOf(t) !== undefined) && t.content.trim())) return [];
     const known = knownFacts.length ? `Known facts (subject | predicate | object):\n${renderKnownFacts(knownFacts)}\n\n` : '';
     const { facts } = await invokeStructured({
       model: this.model,
       method: this.method,
       name: 'facts',
-      schema: factsSchema,
+      shape: { schema: factsSchema, list: { key: 'facts', item: lenientFactSchema } },
       messages: [new SystemMessage(RULES), new HumanMessage(`${known}Turns (oldest first):\n${renderTurns(turns)}`)],
       onUsage,
+      onDropped,
     });
     return attributedFacts(facts, turns, knownFacts);
   }

@@ -78,7 +78,7 @@ export class LlmSummarizer implements Summarizer {
       model: this.model,
       method: this.method,
       name: 'summary',
-      schema: summarySchema,
+      shape: { schema: summarySchema },
       messages: [new SystemMessage(SUMMARIZE_RULES(input.maxTokens)), new HumanMessage(`${previous}New turns (oldest first):\n${renderTurns(input.turns)}`)],
       onUsage: input.onUsage,
     });
@@ -93,7 +93,7 @@ export class LlmSummarizer implements Summarizer {
       model: this.model,
       method: this.method,
       name: 'synopsis',
-      schema: synopsisSchema,
+      shape: { schema: synopsisSchema },
       messages: [new SystemMessage(CONSOLIDATE_RULES(input.maxTokens)), new HumanMessage(`${current}Newer summaries (oldest first):\n${summaries}`)],
       onUsage: input.onUsage,
     });

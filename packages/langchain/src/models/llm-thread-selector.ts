@@ -52,7 +52,7 @@ export class LlmThreadSelector implements ThreadSelector {
       model: this.model,
       method: this.method,
       name: 'thread',
-      schema: choiceSchema,
+      shape: { schema: choiceSchema },
       messages: [new SystemMessage(RULES), new HumanMessage(`Earlier replies:\n${listed}\n\nNew user message: ${oneLine(turn.content)}`)],
       onUsage: undefined,
     });

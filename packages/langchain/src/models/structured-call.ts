@@ -1,7 +1,8 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { AIMessage, type BaseMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import { z } from 'zod';
 import { invalidModelOutput, toModelError, type UsageListener } from '@strata/core';
+import { answerCandidates, readAnswer, type AnswerShape, type DroppedItem } from './read-model-answer.js';
 
 /** How a chat model is asked for structured output (LangChain's `withStructuredOutput` methods). */
 export type StructuredOutputMethod = 'functionCalling' | 'jsonSchema' | 'jsonMode';
@@ -20,9 +21,12 @@ export interface StructuredCall<T> {
   method: StructuredOutputMethod;
   /** Name of the tool / schema the model is asked to fill. */
   name: string;
-  schema: z.ZodType<T>;
+  /** The schema the model is asked for, and how its answer is read leniently (see {@link AnswerShape}). */
+  shape: AnswerShape<T>;
   messages: BaseMessage[];
   onUsage: UsageListener | undefined;
+  /** Told of the items of an answer left out (invalid), with why; the rest is kept. */
+  onDropped?: ((dropped: DroppedItem[]) => void) | undefined;
 }
 
 /** The model name for messages: ChatOpenAI's `model`, else the LangChain model type. */
@@ -32,26 +36,47 @@ export function modelNameOf(model: BaseChatModel): string {
 }
 
 /**
- * Asks the model for output of `schema` and validates it with zod (LangChain's tool-call
- * parser does not). Reports the call's token usage from the response's `usage_metadata`.
- * @throws StrataError from {@link toModelError} when the call fails; INTERNAL (not retryable)
- *   when the answer does not match the schema.
+ * Asks the model for output of `shape.schema` and reads the answer tolerantly, keeping strictly:
+ * from a tool call (also one under another name), from JSON-schema output, or from text that
+ * may be fenced, wrapped in prose or cut short (repaired with jsonrepair); a list's items are
+ * validated one by one (numbers sent as text are read), the invalid ones dropped and reported
+ * through `onDropped`. When nothing can be read, the model is asked once more with the
+ * validation error: at most two calls. Reports each call's token usage.
+ * @throws StrataError from {@link toModelError} when a call fails; INTERNAL (not retryable)
+ *   when neither answer can be read.
  */
 export async function invokeStructured<T>(call: StructuredCall<T>): Promise<T> {
-  const name = modelNameOf(call.model);
+  const first = await ask(call, call.messages);
+  const read = readAnswer(answerCandidates(first.raw, first.parsed, call.name), call.shape);
+  if (read.ok) return kept(call, read);
+  const retry = [
+    ...call.messages,
+    new AIMessage(first.raw?.text || JSON.stringify(first.raw?.tool_calls?.[0]?.args ?? null)),
+    new HumanMessage(`Your answer could not be used: ${read.error}\nAnswer again with the same content as valid JSON for ${call.name}, every field of the requested schema filled.`),
+  ];
+  const second = await ask(call, retry);
+  const again = readAnswer(answerCandidates(second.raw, second.parsed, call.name), call.shape);
+  if (again.ok) return kept(call, again);
+  throw invalidModelOutput(modelNameOf(call.model), again.error);
+}
+
+function kept<T>(call: StructuredCall<T>, read: { value: T; dropped: DroppedItem[] }): T {
+  if (read.dropped.length) call.onDropped?.(read.dropped);
+  return read.value;
+}
+
+/** One model call: its raw message (with usage reported) and what LangChain parsed, if anything. */
+async function ask<T>(call: StructuredCall<T>, messages: BaseMessage[]): Promise<{ raw?: AIMessage; parsed?: unknown }> {
   let output: unknown;
   try {
-    const runnable = call.model.withStructuredOutput(call.schema, { name: call.name, method: call.method, includeRaw: true });
-    output = await runnable.invoke(call.messages);
+    const runnable = call.model.withStructuredOutput(call.shape.schema, { name: call.name, method: call.method, includeRaw: true });
+    output = await runnable.invoke(messages);
   } catch (error) {
-    throw toModelError(error, name);
+    throw toModelError(error, modelNameOf(call.model));
   }
-  const { raw, parsed } = splitOutput(output);
-  if (raw) call.onUsage?.(usageOf(raw));
-  const candidate = parsed ?? (raw ? rawArguments(raw, call.name) : undefined);
-  const result = call.schema.safeParse(candidate);
-  if (!result.success) throw invalidModelOutput(name, z.prettifyError(result.error), result.error);
-  return result.data;
+  const split = splitOutput(output);
+  if (split.raw) call.onUsage?.(usageOf(split.raw));
+  return split;
 }
 
 /** `{ raw, parsed }` with `includeRaw`; models that ignore it (test fakes) return the parsed value. */
@@ -61,18 +86,6 @@ function splitOutput(output: unknown): { raw?: AIMessage; parsed?: unknown } {
     return { ...(AIMessage.isInstance(raw) ? { raw } : {}), ...(parsed === null || parsed === undefined ? {} : { parsed }) };
   }
   return { parsed: output };
-}
-
-/** The arguments of the named tool call, else the message text parsed as JSON. */
-function rawArguments(raw: AIMessage, name: string): unknown {
-  const call = raw.tool_calls?.find((c) => c.name === name) ?? raw.tool_calls?.[0];
-  if (call) return call.args;
-  try {
-    return JSON.parse(raw.text) as unknown;
-  } catch {
-    // Not JSON: zod reports the missing fields against `undefined`.
-    return undefined;
-  }
 }
 
 function usageOf(raw: AIMessage): { inputTokens: number; outputTokens: number } {

@@ -67,11 +67,12 @@ describe('degraded mode', () => {
     await memory.close();
   });
 
-  it('falls back at once when the model answers badly (retrying cannot help), and re-derives on request', async () => {
+  it('falls back when the model answers badly twice (one corrective call, no queue retries), and re-derives on request', async () => {
     let broken = true;
     const { memory, model, say, markers } = await llmMemory((call) => (broken ? { nonsense: true } : ruleBasedAnswer(call)));
     await say('I live in Lisbon.');
-    expect(model.calls).toHaveLength(1);
+    // the answer, then the one corrective call with the validation error; the queue does not retry
+    expect(model.calls).toHaveLength(2);
     expect((await memory.facts.list({ namespace: 'ana' })).map(slot)).toEqual(['lives_in=Lisbon [degraded]']);
     expect(await markers()).toHaveLength(1);
 

@@ -20,6 +20,7 @@ const MemoryStatsSchema = z
       results: z.number(),
       degradedResults: z.number(),
       rederivedResults: z.number(),
+      droppedItems: z.number(),
     }),
   })
   .openapi('MemoryStats');

@@ -14,6 +14,8 @@ export interface DerivationStats {
   degradedResults: number;
   /** Of those, re-derivations that replaced degraded artefacts. */
   rederivedResults: number;
+  /** Items of model answers left out because they did not validate (the valid items of those answers were kept). */
+  droppedItems: number;
 }
 
 /** What `Memory.stats()` returns: the derivation counters of this memory since it was created. */
@@ -29,7 +31,7 @@ export interface MemoryStats {
  * counter.snapshot(); // { inputTokens, outputTokens, modelCalls, results, ... }
  */
 export class DerivationCounter {
-  private readonly totals: DerivationStats = { inputTokens: 0, outputTokens: 0, modelCalls: 0, results: 0, degradedResults: 0, rederivedResults: 0 };
+  private readonly totals: DerivationStats = { inputTokens: 0, outputTokens: 0, modelCalls: 0, results: 0, degradedResults: 0, rederivedResults: 0, droppedItems: 0 };
 
   /** Counts a result the store accepted. */
   record(result: DeriveResult): void {
@@ -37,6 +39,7 @@ export class DerivationCounter {
     t.results += 1;
     if (result.degraded) t.degradedResults += 1;
     if (result.job.rederive) t.rederivedResults += 1;
+    if ('dropped' in result && result.dropped) t.droppedItems += result.dropped.length;
     if (result.usage) {
       t.inputTokens += result.usage.inputTokens;
       t.outputTokens += result.usage.outputTokens;

@@ -1,7 +1,7 @@
 import type { JobType } from '../../domain/derived.js';
 import type { Policy } from '../../config/policy.js';
 import { StrataError } from '../../errors/strata-error.js';
-import type { DeriveJob, DeriveResult, JobRef, TranscriptTurn } from '../../domain/jobs.js';
+import type { DeriveJob, DeriveResult, DroppedItem, JobRef, TranscriptTurn } from '../../domain/jobs.js';
 import type { DeriveAttempt } from '../../ports/job-queue.js';
 import type { MemoryDeps } from '../deps.js';
 import { fallbackExtractorFor, fallbackSummarizerFor, runWithFallback, usageTally } from './derive-fallback.js';
@@ -80,8 +80,9 @@ export async function deriveJob(job: DeriveJob, deps: ModelDeps, attempt: Derive
 async function deriveIngest(job: DeriveJob & { type: 'ingest' }, deps: ModelDeps, attempt: DeriveAttempt, onUsage: (u: { inputTokens: number; outputTokens: number }) => void): Promise<DeriveResult> {
   // A re-derivation only replaces facts: its turns are embedded and indexed already.
   const embeddable = job.rederive ? [] : job.turns.filter((t) => t.content.trim().length > 0);
+  const dropped: DroppedItem[] = [];
   const extraction = runWithFallback({ primary: deps.extractor, fallback: fallbackExtractorFor(deps.extractor, deps.fallbackExtractor), attempt, isRederive: job.rederive !== undefined }, (model) =>
-    model.extract({ turns: job.turns, knownFacts: job.knownFacts, onUsage }),
+    model.extract({ turns: job.turns, knownFacts: job.knownFacts, onUsage, onDropped: (items) => dropped.push(...items) }),
   );
   const [turnVectors, extracted] = await Promise.all([embeddable.length ? deps.embeddings.embedDocuments(embeddable.map(textOf)) : Promise.resolve([]), extraction]);
   const facts = withinLimits(extracted.value, job.turns.length, deps.policy.limits);
@@ -91,6 +92,8 @@ async function deriveIngest(job: DeriveJob & { type: 'ingest' }, deps: ModelDeps
     turnVectors: embeddable.map((t, i) => ({ id: t.id, vector: turnVectors[i] ?? [] })),
     facts: facts.map((f, i) => ({ ...f, vector: factVectors[i] ?? [] })),
     degraded: extracted.degraded,
+    // what a model that then failed (and was replaced by the fallback) dropped is not this result's
+    ...(dropped.length && !extracted.degraded ? { dropped } : {}),
   };
 }
 
