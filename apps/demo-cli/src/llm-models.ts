@@ -19,6 +19,8 @@ export const llmModelsConfigSchema = z.object({
   timeoutMs: z.number().int().positive().default(60_000),
   /** Retries inside the client; the job queue already retries with backoff. @defaultValue 0 */
   maxRetries: z.number().int().min(0).max(10).default(0),
+  /** The endpoint's circuit breaker: consecutive failed calls that make derivation go offline at once, and the cool-down before one call probes again. @defaultValue 3 failures, 30000 ms */
+  breaker: z.object({ failures: z.number().int().min(1).default(3), coolDownMs: z.number().int().min(0).default(30_000) }).default({ failures: 3, coolDownMs: 30_000 }),
   embeddings: z.object({ ...endpointSchema, dimensions: z.number().int().positive().optional() }).optional(),
 });
 
@@ -69,8 +71,8 @@ export function createLlmModels(config: LlmModelsConfig): LlmModels {
   return {
     chatModel,
     streamingChatModel,
-    summarizer: new LlmSummarizer({ model: chatModel, method }),
-    extractor: new LlmFactExtractor({ model: chatModel, method }),
+    summarizer: new LlmSummarizer({ model: chatModel, method, breaker: c.breaker }),
+    extractor: new LlmFactExtractor({ model: chatModel, method, breaker: c.breaker }),
     ...(e
       ? {
           embeddings: new OpenAIEmbeddings({

@@ -115,7 +115,8 @@ describe('createLlmModels against a local OpenAI-compatible server', () => {
   it.each(stores)('derives offline while the endpoint is down, then re-derives and replaces when it is back (%s)', async (_name, createStore) => {
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}/v1`;
-    const { summarizer, extractor } = createLlmModels({ baseUrl, model: 'stub-llm' });
+    // No cool-down: the endpoint comes back at once here (the breaker has its own tests).
+    const { summarizer, extractor } = createLlmModels({ baseUrl, model: 'stub-llm', breaker: { coolDownMs: 0 } });
     const memory: Memory = await track(
       createMemory({
         store: await createStore(),

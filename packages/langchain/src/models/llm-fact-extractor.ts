@@ -3,6 +3,7 @@ import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { z } from 'zod';
 import { canonicalPredicate, parseWith, renderKnownFacts, renderTurns, speakerOf, type ExtractedFact, type ExtractInput, type FactExtractor, type KnownFact, type TranscriptTurn } from '@strata/core';
 import { lenientConfidence, lenientNumber } from './read-model-answer.js';
+import type { BreakerOptions } from './endpoint-breaker.js';
 import { invokeStructured, llmModelOptionsSchema, type StructuredOutputMethod } from './structured-call.js';
 
 /**
@@ -80,11 +81,13 @@ export class LlmFactExtractor implements FactExtractor {
   readonly name = 'llm';
   private readonly model: BaseChatModel;
   private readonly method: StructuredOutputMethod;
+  private readonly breaker: BreakerOptions;
 
   constructor(options: LlmFactExtractorOptions) {
-    const parsed = parseWith(llmModelOptionsSchema, options, 'LlmFactExtractor options', 'Pass { model: <a LangChain chat model>, method? }.', 'CONFIG_INVALID');
+    const parsed = parseWith(llmModelOptionsSchema, options, 'LlmFactExtractor options', 'Pass { model: <a LangChain chat model>, method?, breaker? }.', 'CONFIG_INVALID');
     this.model = parsed.model;
     this.method = parsed.method;
+    this.breaker = parsed.breaker;
   }
 
   /** One model call per batch (none when no turn can state a fact); facts in turn order. */
@@ -94,6 +97,7 @@ export class LlmFactExtractor implements FactExtractor {
     const { facts } = await invokeStructured({
       model: this.model,
       method: this.method,
+      breaker: this.breaker,
       name: 'facts',
       shape: { schema: factsSchema, list: { key: 'facts', item: lenientFactSchema } },
       messages: [new SystemMessage(RULES), new HumanMessage(`${known}Turns (oldest first):\n${renderTurns(turns)}`)],

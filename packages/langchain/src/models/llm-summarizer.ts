@@ -2,6 +2,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { z } from 'zod';
 import { parseWith, renderTurns, wordsFor, type ConsolidateInput, type SummarizeInput, type Summarizer } from '@strata/core';
+import type { BreakerOptions } from './endpoint-breaker.js';
 import { invokeStructured, llmModelOptionsSchema, type StructuredOutputMethod } from './structured-call.js';
 
 /**
@@ -64,11 +65,13 @@ export class LlmSummarizer implements Summarizer {
   readonly name = 'llm';
   private readonly model: BaseChatModel;
   private readonly method: StructuredOutputMethod;
+  private readonly breaker: BreakerOptions;
 
   constructor(options: LlmSummarizerOptions) {
-    const parsed = parseWith(llmModelOptionsSchema, options, 'LlmSummarizer options', 'Pass { model: <a LangChain chat model>, method? }.', 'CONFIG_INVALID');
+    const parsed = parseWith(llmModelOptionsSchema, options, 'LlmSummarizer options', 'Pass { model: <a LangChain chat model>, method?, breaker? }.', 'CONFIG_INVALID');
     this.model = parsed.model;
     this.method = parsed.method;
+    this.breaker = parsed.breaker;
   }
 
   /** One model call; the summary of `turns` in at most about `maxTokens`. */
@@ -77,6 +80,7 @@ export class LlmSummarizer implements Summarizer {
     const { summary } = await invokeStructured({
       model: this.model,
       method: this.method,
+      breaker: this.breaker,
       name: 'summary',
       shape: { schema: summarySchema },
       messages: [new SystemMessage(SUMMARIZE_RULES(input.maxTokens)), new HumanMessage(`${previous}New turns (oldest first):\n${renderTurns(input.turns)}`)],
@@ -92,6 +96,7 @@ export class LlmSummarizer implements Summarizer {
     const { synopsis } = await invokeStructured({
       model: this.model,
       method: this.method,
+      breaker: this.breaker,
       name: 'synopsis',
       shape: { schema: synopsisSchema },
       messages: [new SystemMessage(CONSOLIDATE_RULES(input.maxTokens)), new HumanMessage(`${current}Newer summaries (oldest first):\n${summaries}`)],

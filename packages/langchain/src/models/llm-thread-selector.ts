@@ -2,6 +2,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { z } from 'zod';
 import { parseWith, type ThreadRequest, type ThreadSelector } from '@strata/core';
+import type { BreakerOptions } from './endpoint-breaker.js';
 import { invokeStructured, llmModelOptionsSchema, type StructuredOutputMethod } from './structured-call.js';
 
 /**
@@ -32,11 +33,13 @@ const RULES = [
 export class LlmThreadSelector implements ThreadSelector {
   private readonly model: BaseChatModel;
   private readonly method: StructuredOutputMethod;
+  private readonly breaker: BreakerOptions;
 
   constructor(options: LlmThreadSelectorOptions) {
-    const parsed = parseWith(llmModelOptionsSchema, options, 'LlmThreadSelector options', 'Pass { model: <a LangChain chat model>, method? }.', 'CONFIG_INVALID');
+    const parsed = parseWith(llmModelOptionsSchema, options, 'LlmThreadSelector options', 'Pass { model: <a LangChain chat model>, method?, breaker? }.', 'CONFIG_INVALID');
     this.model = parsed.model;
     this.method = parsed.method;
+    this.breaker = parsed.breaker;
   }
 
   async selectParents(requests: ThreadRequest[]): Promise<(string | null)[]> {
@@ -51,6 +54,7 @@ export class LlmThreadSelector implements ThreadSelector {
     const { choice } = await invokeStructured({
       model: this.model,
       method: this.method,
+      breaker: this.breaker,
       name: 'thread',
       shape: { schema: choiceSchema },
       messages: [new SystemMessage(RULES), new HumanMessage(`Earlier replies:\n${listed}\n\nNew user message: ${oneLine(turn.content)}`)],

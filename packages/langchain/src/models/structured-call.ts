@@ -1,7 +1,8 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import { z } from 'zod';
-import { invalidModelOutput, toModelError, type UsageListener } from '@strata/core';
+import { invalidModelOutput, StrataError, toModelError, type UsageListener } from '@strata/core';
+import { breakerOptionsSchema, throughBreaker, type BreakerOptions } from './endpoint-breaker.js';
 import { answerCandidates, readAnswer, type AnswerShape, type DroppedItem } from './read-model-answer.js';
 
 /** How a chat model is asked for structured output (LangChain's `withStructuredOutput` methods). */
@@ -14,6 +15,8 @@ export const llmModelOptionsSchema = z.object({
   }),
   /** @defaultValue 'functionCalling' (tool calling: what most OpenAI-compatible servers support) */
   method: z.enum(['functionCalling', 'jsonSchema', 'jsonMode']).default('functionCalling'),
+  /** The endpoint's circuit breaker (see {@link throughBreaker}). @defaultValue 3 failures, 30 s cool-down */
+  breaker: breakerOptionsSchema.default({ failures: 3, coolDownMs: 30_000 }),
 });
 
 export interface StructuredCall<T> {
@@ -25,6 +28,8 @@ export interface StructuredCall<T> {
   shape: AnswerShape<T>;
   messages: BaseMessage[];
   onUsage: UsageListener | undefined;
+  /** The circuit breaker's settings (the first model built on `model` sets them). */
+  breaker: BreakerOptions;
   /** Told of the items of an answer left out (invalid), with why; the rest is kept. */
   onDropped?: ((dropped: DroppedItem[]) => void) | undefined;
 }
@@ -67,13 +72,15 @@ function kept<T>(call: StructuredCall<T>, read: { value: T; dropped: DroppedItem
 
 /** One model call: its raw message (with usage reported) and what LangChain parsed, if anything. */
 async function ask<T>(call: StructuredCall<T>, messages: BaseMessage[]): Promise<{ raw?: AIMessage; parsed?: unknown }> {
-  let output: unknown;
-  try {
-    const runnable = call.model.withStructuredOutput(call.shape.schema, { name: call.name, method: call.method, includeRaw: true });
-    output = await runnable.invoke(messages);
-  } catch (error) {
-    throw toModelError(error, modelNameOf(call.model));
-  }
+  const name = modelNameOf(call.model);
+  const runnable = call.model.withStructuredOutput(call.shape.schema, { name: call.name, method: call.method, includeRaw: true });
+  const output = await throughBreaker(call.model, call.breaker, name, isEndpointDown, async () => {
+    try {
+      return (await runnable.invoke(messages)) as unknown;
+    } catch (error) {
+      throw toModelError(error, name);
+    }
+  });
   const split = splitOutput(output);
   if (split.raw) call.onUsage?.(usageOf(split.raw));
   return split;
@@ -92,3 +99,6 @@ function usageOf(raw: AIMessage): { inputTokens: number; outputTokens: number } 
   const usage = raw.usage_metadata;
   return { inputTokens: usage?.input_tokens ?? 0, outputTokens: usage?.output_tokens ?? 0 };
 }
+
+/** A failure that says the endpoint is down or overloaded (what the breaker counts), not that it refused or answered badly. */
+const isEndpointDown = (error: unknown): boolean => StrataError.is(error, 'BACKEND_UNAVAILABLE') && error.retryable;

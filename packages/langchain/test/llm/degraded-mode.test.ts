@@ -7,7 +7,9 @@ import { connectionRefused, ruleBasedAnswer, ToolCallingFake, type FakeAnswer } 
 
 async function llmMemory(answer: FakeAnswer = ruleBasedAnswer) {
   const model = new ToolCallingFake(answer);
-  const test = await createTestMemory({ summarizer: new LlmSummarizer({ model }), extractor: new LlmFactExtractor({ model }) });
+  // No cool-down: these tests bring the model back at once (the breaker has its own tests).
+  const breaker = { coolDownMs: 0 };
+  const test = await createTestMemory({ summarizer: new LlmSummarizer({ model, breaker }), extractor: new LlmFactExtractor({ model, breaker }) });
   const session = await test.memory.sessions.create({ namespace: 'ana' });
   const say = (content: string) =>
     test.memory.append(session.id, [
