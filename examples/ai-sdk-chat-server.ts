@@ -57,7 +57,8 @@ app.post('/api/chat', async (c) => {
   });
 });
 
-app.get('/api/chats/:id/messages', async (c) => c.json(await loadUIMessages({ memory, sessionId: c.req.param('id') })));
+// With the namespace, a chat id of another user is refused rather than read.
+app.get('/api/chats/:id/messages', async (c) => c.json(await loadUIMessages({ memory, sessionId: c.req.param('id'), namespace })));
 
 // Derivation runs in the background; a client (or test) that needs the facts now can ask for them to settle.
 app.post('/api/flush', async (c) => c.json(await memory.flush()));
