@@ -1,4 +1,4 @@
-import type { ChatCompletionMessage, ChatCompletionRequest, StubChatReply } from './openai-stub-server.js';
+import type { ChatCompletionMessage, ChatCompletionRequest, StubAnswer } from './openai-stub-server.js';
 
 // The wire format of the stub's chat completions: one JSON completion, or the chunks it streams as.
 
@@ -13,7 +13,7 @@ function messageText(message: ChatCompletionMessage): string {
 }
 
 /** A reply as OpenAI answers it, with a usage estimated at 4 characters a token. */
-export function chatCompletion(request: ChatCompletionRequest, reply: StubChatReply, n: number) {
+export function chatCompletion(request: ChatCompletionRequest, reply: StubAnswer, n: number) {
   const { content = '', toolCalls = [] } = typeof reply === 'string' ? { content: reply } : reply;
   const tool_calls = toolCalls.map((call, i) => ({ id: call.id ?? `call_${n}_${i}`, type: 'function' as const, function: { name: call.name, arguments: JSON.stringify(call.args) } }));
   const promptTokens = Math.ceil(promptText(request).length / 4);

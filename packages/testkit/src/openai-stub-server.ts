@@ -13,8 +13,17 @@ export interface StubToolCall {
   args: Record<string, unknown>;
 }
 
-/** One chat completion: plain text, or text and/or tool calls. */
-export type StubChatReply = string | { content?: string; toolCalls?: StubToolCall[] };
+export type StubAnswer = string | { content?: string; toolCalls?: StubToolCall[] };
+
+/**
+ * A fault in place of an answer, for a request of a test's choosing: an HTTP error status
+ * (with headers, e.g. `Retry-After`), a delay before the reply, or the connection cut after the
+ * response started (a reset mid-body).
+ */
+export type StubFault = { fault: 'status'; status: number; headers?: Record<string, string>; message?: string } | { fault: 'delay'; ms: number; then: StubAnswer } | { fault: 'reset' };
+
+/** One chat completion: plain text, text and/or tool calls, or a fault. */
+export type StubChatReply = StubAnswer | StubFault;
 
 /** The parts of an OpenAI chat message a test looks at. */
 export interface ChatCompletionMessage {
@@ -82,10 +91,13 @@ class StubError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
 }
+
+const isFault = (reply: StubChatReply): reply is StubFault => typeof reply === 'object' && 'fault' in reply;
 
 /**
  * Starts a local OpenAI-compatible server: `POST /v1/chat/completions` (scripted or computed
@@ -106,10 +118,26 @@ export async function startOpenAiStub(options: OpenAiStubOptions = {}): Promise<
   const nextReply = replySource(options.chat ?? []);
   const dimensions = options.embeddingDimensions ?? 32;
   let completions = 0;
-  const route = async (req: IncomingMessage, body: unknown): Promise<Answer> => {
+  const route = async (req: IncomingMessage, body: unknown, clientGone: AbortSignal): Promise<Answer> => {
     if (req.method === 'POST' && req.url === '/v1/chat/completions') {
       const request = body as ChatCompletionRequest;
-      const completion = chatCompletion(request, await nextReply(request), ++completions);
+      const reply = await nextReply(request);
+      let answer: StubAnswer;
+      if (isFault(reply)) {
+        if (reply.fault === 'status') throw new StubError(reply.status, reply.message ?? `openai stub: scripted status ${reply.status}`, reply.headers);
+        if (reply.fault === 'reset') return { reset: true };
+        // a client that gave up (its timeout) ends the wait: no timer outlives the request
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, reply.ms);
+          const stop = (): void => {
+            clearTimeout(timer);
+            resolve();
+          };
+          clientGone.addEventListener('abort', stop, { once: true });
+        });
+        answer = reply.then;
+      } else answer = reply;
+      const completion = chatCompletion(request, answer, ++completions);
       return request.stream ? { chunks: completionChunks(completion, request) } : { json: completion };
     }
     if (req.method === 'POST' && req.url === '/v1/embeddings') return { json: embeddingList(body, dimensions) };
@@ -119,11 +147,13 @@ export async function startOpenAiStub(options: OpenAiStubOptions = {}): Promise<
   const answering = new Set<Promise<void>>();
   const server = createServer((req, res) => {
     let recorded: RecordedRequest | undefined;
+    const gone = new AbortController();
+    res.once('close', () => gone.abort());
     const replying: Promise<void> = handle(req, res, options.streamDelayMs ?? 0, async (body) => {
       recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
       requests.push(recorded);
-      const answer = await route(req, body);
-      recorded.response = 'json' in answer ? answer.json : answer.chunks;
+      const answer = await route(req, body, gone.signal);
+      if (!('reset' in answer)) recorded.response = 'json' in answer ? answer.json : answer.chunks;
       return answer;
     })
       .then((ended) => {
@@ -162,12 +192,19 @@ function replySource(chat: StubChatReply[] | StubChatHandler): (request: ChatCom
   };
 }
 
-/** A JSON body, or the chunks of a server-sent event stream. */
-type Answer = { json: unknown } | { chunks: unknown[] };
+/** A JSON body, the chunks of a server-sent event stream, or a connection to cut mid-body. */
+type Answer = { json: unknown } | { chunks: unknown[] } | { reset: true };
 
 async function handle(req: IncomingMessage, res: ServerResponse, delayMs: number, route: (body: unknown) => Promise<Answer>): Promise<'sent' | 'client gone'> {
   try {
     const answer = await route(await readJson(req));
+    if ('reset' in answer) {
+      // headers and the start of a body, then the socket destroyed: the client sees a reset mid-body
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"id":"chatcmpl-cut","choices":[{"index":0,"mess');
+      res.socket?.destroy();
+      return 'sent';
+    }
     if ('json' in answer) {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer.json));
       return 'sent';
@@ -183,7 +220,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, delayMs: number
   } catch (error) {
     const status = error instanceof StubError ? error.status : 500;
     const message = error instanceof Error ? error.message : String(error);
-    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message, type: 'invalid_request_error' } }));
+    res.writeHead(status, { 'content-type': 'application/json', ...(error instanceof StubError ? error.headers : {}) }).end(JSON.stringify({ error: { message, type: 'invalid_request_error' } }));
   }
   return 'sent';
 }

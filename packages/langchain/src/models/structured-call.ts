@@ -3,6 +3,7 @@ import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messa
 import { z } from 'zod';
 import { invalidModelOutput, StrataError, toModelError, type UsageListener } from '@strata/core';
 import { breakerOptionsSchema, throughBreaker, type BreakerOptions } from './endpoint-breaker.js';
+import { MAX_RETRY_AFTER_MS, retryAfterMs } from './retry-after.js';
 import { answerCandidates, readAnswer, type AnswerShape, type DroppedItem } from './read-model-answer.js';
 
 /** How a chat model is asked for structured output (LangChain's `withStructuredOutput` methods). */
@@ -74,13 +75,24 @@ function kept<T>(call: StructuredCall<T>, read: { value: T; dropped: DroppedItem
 async function ask<T>(call: StructuredCall<T>, messages: BaseMessage[]): Promise<{ raw?: AIMessage; parsed?: unknown }> {
   const name = modelNameOf(call.model);
   const runnable = call.model.withStructuredOutput(call.shape.schema, { name: call.name, method: call.method, includeRaw: true });
-  const output = await throughBreaker(call.model, call.breaker, name, isEndpointDown, async () => {
-    try {
-      return (await runnable.invoke(messages)) as unknown;
-    } catch (error) {
-      throw toModelError(error, name);
-    }
-  });
+  const once = () =>
+    throughBreaker(call.model, call.breaker, name, isEndpointDown, async () => {
+      try {
+        return (await runnable.invoke(messages)) as unknown;
+      } catch (error) {
+        throw toModelError(error, name);
+      }
+    });
+  let output: unknown;
+  try {
+    output = await once();
+  } catch (error) {
+    // A 429 or 503 that says when to come back is asked again then, once (a longer wait is the queue's backoff).
+    const wait = StrataError.is(error) ? retryAfterMs(error.cause) : undefined;
+    if (wait === undefined || wait > MAX_RETRY_AFTER_MS) throw error;
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    output = await once();
+  }
   const split = splitOutput(output);
   if (split.raw) call.onUsage?.(usageOf(split.raw));
   return split;

@@ -1,0 +1,103 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ChatOpenAI } from '@langchain/openai';
+import { createInProcessJobQueue, createMemory, type Memory } from '@strata/core';
+import { promptText, startOpenAiStub, type ChatCompletionRequest, type OpenAiStub, type StubChatReply } from '@strata/testkit';
+import { LlmFactExtractor } from '../../src/models/llm-fact-extractor.js';
+import { createTestMemory } from '../helpers.js';
+import { chatRequests } from '../langchain/openai-stub-model.js';
+
+// HTTP faults of a model endpoint (the testkit's OpenAI stub, scripted per request) under
+// LlmFactExtractor and ChatOpenAI: what the memory keeps, and what the app waits for.
+
+const isExtraction = (request: ChatCompletionRequest) => /durable facts/.test(promptText(request));
+/** What a good model files for "I live in Lisbon." (the turn's seq read from the prompt). */
+function lisbon(request: ChatCompletionRequest): StubChatReply {
+  const seq = /\[#(\d+) [^\]]*\] user: I live in Lisbon\./.exec(promptText(request))?.[1];
+  return {
+    toolCalls: [
+      { name: 'facts', args: { facts: seq ? [{ turn: Number(seq), subject: 'user', predicate: 'lives_in', object: 'Lisbon', text: 'MODEL: User lives in Lisbon.', confidence: 0.9 }] : [] } },
+    ],
+  };
+}
+
+let stub: OpenAiStub | undefined;
+let memory: Memory | undefined;
+afterEach(async () => {
+  await memory?.close();
+  await stub?.close();
+  memory = undefined;
+  stub = undefined;
+});
+
+/** A stub whose extraction requests get `faults` in order, then the good answer; other requests get 'ok'. */
+async function faultyEndpoint(faults: StubChatReply[], timeoutMs = 60_000) {
+  const queue = [...faults];
+  stub = await startOpenAiStub({ chat: (request) => (isExtraction(request) ? (queue.shift() ?? lisbon(request)) : 'ok') });
+  const model = new ChatOpenAI({ model: 'stub-model', apiKey: 'test', maxRetries: 0, timeout: timeoutMs, configuration: { baseURL: `${stub.url}/v1` } });
+  return { model, extractions: () => chatRequests(stub!).filter(isExtraction).length };
+}
+
+async function lisbonFacts(m: Memory) {
+  return (await m.facts.list({ namespace: 'ana' })).map((f) => ({ object: f.object, fromModel: f.text.startsWith('MODEL:'), degraded: f.degraded === true }));
+}
+
+async function say(m: Memory, content: string): Promise<string> {
+  const session = await m.sessions.create({ namespace: 'ana' });
+  await m.append(session.id, [
+    { role: 'user', content },
+    { role: 'assistant', content: 'Noted.' },
+  ]);
+  return session.id;
+}
+
+describe('model endpoint faults (ChatOpenAI over HTTP)', () => {
+  it('500 twice, then valid: the job is retried and its fact comes from the model, once', async () => {
+    const endpoint = await faultyEndpoint([
+      { fault: 'status', status: 500 },
+      { fault: 'status', status: 500 },
+    ]);
+    const test = await createTestMemory({ extractor: new LlmFactExtractor({ model: endpoint.model }) });
+    memory = test.memory;
+    await say(memory, 'I live in Lisbon.');
+    await memory.flush();
+    expect(await lisbonFacts(memory)).toEqual([{ object: 'Lisbon', fromModel: true, degraded: false }]);
+    expect(endpoint.extractions()).toBe(3);
+  });
+
+  it('429 with Retry-After: 2: the call waits the two seconds, then asks again (no queue retry)', async () => {
+    const endpoint = await faultyEndpoint([{ fault: 'status', status: 429, headers: { 'retry-after': '2' }, message: 'rate limited' }]);
+    const extractor = new LlmFactExtractor({ model: endpoint.model });
+    const started = performance.now();
+    const facts = await extractor.extract({ turns: [{ id: 'm1', seq: 1, role: 'user', content: 'I live in Lisbon.', createdAt: Date.UTC(2026, 10, 20) }], knownFacts: [] });
+    const waited = performance.now() - started;
+    expect(facts.map((f) => f.object)).toEqual(['Lisbon']);
+    expect(endpoint.extractions()).toBe(2);
+    expect(waited).toBeGreaterThanOrEqual(1900);
+  });
+
+  it('a connection reset mid-body: retried, the fact comes from the model', async () => {
+    const endpoint = await faultyEndpoint([{ fault: 'reset' }]);
+    const test = await createTestMemory({ extractor: new LlmFactExtractor({ model: endpoint.model }) });
+    memory = test.memory;
+    await say(memory, 'I live in Lisbon.');
+    await memory.flush();
+    expect(await lisbonFacts(memory)).toEqual([{ object: 'Lisbon', fromModel: true, degraded: false }]);
+    expect(endpoint.extractions()).toBe(2);
+  });
+
+  it("a 20 s delay: append and getContext do not wait for it; the call's timeout ends it and derivation falls back (degraded)", async () => {
+    const slow = (then: StubChatReply): StubChatReply => ({ fault: 'delay', ms: 20_000, then: typeof then === 'object' && 'fault' in then ? 'ok' : then });
+    const endpoint = await faultyEndpoint([slow('x'), slow('x'), slow('x')], 500);
+    memory = await createMemory({ extractor: new LlmFactExtractor({ model: endpoint.model }), queue: await createInProcessJobQueue({ attempts: 3, backoffMs: 10 }) });
+    const sessionId = await say(memory, 'I live in Lisbon.');
+    const asked = () => stub?.requests.filter((r) => isExtraction(r.body as ChatCompletionRequest)) ?? [];
+    await vi.waitFor(() => expect(asked().length).toBeGreaterThanOrEqual(1), { timeout: 5000 });
+    const context = await memory.getContext(sessionId, { query: 'Where do I live?' });
+    // answered while the endpoint still held the extraction (how long it took: bench/)
+    expect(context.messages.some((m) => 'content' in m && m.content === 'I live in Lisbon.')).toBe(true);
+    expect(asked()[0]?.ended).toBeUndefined();
+    await memory.flush();
+    expect(await lisbonFacts(memory)).toEqual([{ object: 'Lisbon', fromModel: false, degraded: true }]);
+    expect(endpoint.extractions()).toBe(3);
+  });
+});
