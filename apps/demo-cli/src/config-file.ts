@@ -16,7 +16,7 @@ const fileSchema = z
     redisUrl: z.string(),
     redisPrefix: z.string(),
     encryptionKey: z.string(),
-    llm: endpoint,
+    llm: endpoint.extend({ method: z.string() }).partial().strict(),
     embeddings: endpoint.extend({ dimensions: z.number() }).partial().strict(),
   })
   .partial()
@@ -37,7 +37,7 @@ export function readConfigFile(path: string, isExplicit: boolean): FileValues {
   const parsed = fileSchema.safeParse(parseJson(path));
   if (!parsed.success) {
     throw new StrataError('CONFIG_INVALID', `config file ${path} is invalid:\n${z.prettifyError(parsed.error)}`, {
-      hint: 'Keys: dataDir, db, store, namespace, chromaUrl, redisUrl, redisPrefix, encryptionKey, llm { baseUrl, model, apiKey }, embeddings { baseUrl, model, apiKey, dimensions }.',
+      hint: 'Keys: dataDir, db, store, namespace, chromaUrl, redisUrl, redisPrefix, encryptionKey, llm { baseUrl, model, apiKey, method }, embeddings { baseUrl, model, apiKey, dimensions }.',
     });
   }
   const { llm, embeddings, dataDir, db, ...rest } = parsed.data;

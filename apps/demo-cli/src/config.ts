@@ -22,6 +22,8 @@ export interface Endpoint {
   baseUrl: string;
   model: string;
   apiKey?: string;
+  /** How structured output is asked for (the llm endpoint only). @defaultValue 'auto' */
+  method?: 'auto' | 'functionCalling' | 'jsonSchema' | 'jsonMode';
 }
 
 export interface CliConfig {
@@ -66,6 +68,7 @@ export const SETTINGS = [
   { key: 'llm.baseUrl', flag: 'llmBaseUrl', env: 'STRATA_LLM_BASE_URL' },
   { key: 'llm.model', flag: 'llmModel', env: 'STRATA_LLM_MODEL' },
   { key: 'llm.apiKey', env: 'OPENAI_API_KEY', secret: true },
+  { key: 'llm.method', env: 'STRATA_LLM_METHOD' },
   { key: 'embeddings.baseUrl', env: 'STRATA_EMBEDDINGS_BASE_URL' },
   { key: 'embeddings.model', env: 'STRATA_EMBEDDINGS_MODEL' },
   { key: 'embeddings.apiKey', env: 'STRATA_EMBEDDINGS_API_KEY', secret: true },
@@ -96,6 +99,7 @@ const settingsSchema = z.object({
   'llm.baseUrl': httpUrl.optional(),
   'llm.model': z.string().min(1).optional(),
   'llm.apiKey': z.string().min(1).optional(),
+  'llm.method': z.enum(['auto', 'functionCalling', 'jsonSchema', 'jsonMode'], { error: "must be 'auto', 'functionCalling', 'jsonSchema' or 'jsonMode'" }).optional(),
   'embeddings.baseUrl': httpUrl.optional(),
   'embeddings.model': z.string().min(1).optional(),
   'embeddings.apiKey': z.string().min(1).optional(),
@@ -153,7 +157,7 @@ function toCliConfig(values: Record<SettingKey, string | number | undefined>, so
     ...(s.redisUrl ? { redisUrl: s.redisUrl } : {}),
     redisPrefix: s.redisPrefix,
     ...(s.encryptionKey ? { encryptionKey: s.encryptionKey } : {}),
-    ...pairEndpoint('llm', s['llm.baseUrl'], s['llm.model'], s['llm.apiKey']),
+    ...withMethod(pairEndpoint('llm', s['llm.baseUrl'], s['llm.model'], s['llm.apiKey']), s['llm.method']),
     ...pairEndpoint('embeddings', s['embeddings.baseUrl'], s['embeddings.model'], s['embeddings.apiKey'], s['embeddings.dimensions']),
   };
 }
@@ -168,6 +172,11 @@ function pairEndpoint(name: 'llm' | 'embeddings', baseUrl?: string, model?: stri
     });
   }
   return { [name]: { baseUrl, model, ...(apiKey ? { apiKey } : {}), ...(dimensions ? { dimensions } : {}) } };
+}
+
+/** The llm endpoint with its structured-output method, when both are set. */
+function withMethod(config: Partial<CliConfig>, method: Endpoint['method']): Partial<CliConfig> {
+  return config.llm && method ? { llm: { ...config.llm, method } } : config;
 }
 
 function describeSetting(key: SettingKey, source: ConfigSource): string {

@@ -20,13 +20,14 @@ export interface EndpointModels {
  * only when an endpoint is configured (the offline commands never load LangChain).
  */
 export function createEndpointModels(llm: Endpoint, embeddings: (Endpoint & { dimensions?: number }) | undefined): EndpointModels {
-  const models = createLlmModels({ ...llm, ...(embeddings ? { embeddings } : {}) });
+  const { method, ...endpoint } = llm;
+  const models = createLlmModels({ ...endpoint, ...(method ? { structuredOutput: method } : {}), ...(embeddings ? { embeddings } : {}) });
   return {
     summarizer: models.summarizer,
     extractor: models.extractor,
     ...(models.embeddings ? { embeddings: models.embeddings } : {}),
     assistant: new ModelAssistant(models.streamingChatModel, `${llm.model} at ${llm.baseUrl}`),
-    threadSelector: new LlmThreadSelector({ model: models.chatModel }),
+    threadSelector: new LlmThreadSelector({ model: models.chatModel, ...(method ? { method } : {}) }),
   };
 }
 

@@ -13,8 +13,8 @@ const endpointSchema = {
 
 export const llmModelsConfigSchema = z.object({
   ...endpointSchema,
-  /** How structured output is requested. @defaultValue 'functionCalling' */
-  structuredOutput: z.enum(['functionCalling', 'jsonSchema', 'jsonMode']).default('functionCalling'),
+  /** How structured output is requested; 'auto' finds what the endpoint accepts (tool calling, then JSON schema, then JSON mode). @defaultValue 'auto' */
+  structuredOutput: z.enum(['auto', 'functionCalling', 'jsonSchema', 'jsonMode']).default('auto'),
   /** Per-request timeout. @defaultValue 60000 */
   timeoutMs: z.number().int().positive().default(60_000),
   /** Retries inside the client; the job queue already retries with backoff. @defaultValue 0 */
@@ -66,7 +66,7 @@ export function createLlmModels(config: LlmModelsConfig): LlmModels {
   const chatModel = new ChatOpenAI({ ...settings, streaming: false });
   // .stream() asks the endpoint for its usage in the last chunk (stream_options.include_usage): nothing is estimated
   const streamingChatModel = new ChatOpenAI({ ...settings, streamUsage: true });
-  const method: StructuredOutputMethod = c.structuredOutput;
+  const method: StructuredOutputMethod | 'auto' = c.structuredOutput;
   const e = c.embeddings;
   return {
     chatModel,

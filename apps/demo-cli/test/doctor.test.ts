@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startOpenAiStub } from '@strata/testkit';
+import { startOpenAiStub, type ChatCompletionRequest, type StubChatReply } from '@strata/testkit';
 import { createSandbox, runCli } from './support/cli.js';
 
 const sandbox = createSandbox('doctor');
@@ -18,6 +18,12 @@ async function doctor(env: NodeJS.ProcessEnv, ...flags: string[]): Promise<{ cod
   const result = await runCli([...flags, 'doctor', '--json'], { env });
   const report = JSON.parse(result.stdout) as { ok: boolean; checks: Check[] };
   return { code: result.code, ok: report.ok, checks: Object.fromEntries(report.checks.map((c) => [c.check, c])) };
+}
+
+/** A model that answers where the user lives the way it was asked: a tool call, or JSON text. */
+function locationAnswer(request: ChatCompletionRequest): StubChatReply {
+  const args = { city: 'Lisbon' };
+  return request.tools?.length ? { toolCalls: [{ name: request.tools[0]?.function.name ?? 'location', args }] } : JSON.stringify(args);
 }
 
 /** A port nothing listens on (taken from the OS, then released). */
@@ -63,13 +69,39 @@ describe('strata doctor', () => {
   });
 
   it('checks an LLM endpoint: the model listed is ok, one not listed is a warning', async () => {
-    const stub = await startOpenAiStub({ models: ['small-model'] });
+    const stub = await startOpenAiStub({ models: ['small-model'], chat: locationAnswer });
     try {
       const listed = await doctor(sandbox.env, '--llm-base-url', `${stub.url}/v1`, '--llm-model', 'small-model');
       expect(listed.checks['llm endpoint']).toMatchObject({ status: 'ok' });
       const missing = await doctor(sandbox.env, '--llm-base-url', `${stub.url}/v1`, '--llm-model', 'large-model');
       expect(missing.code).toBe(0);
       expect(missing.checks['llm endpoint']).toMatchObject({ status: 'warn', detail: expect.stringMatching(/does not list the model large-model/), hint: 'Pick one it lists (small-model).' });
+    } finally {
+      await stub.close();
+    }
+  });
+  // The three kinds of endpoint: each answers a structured call only the way it supports.
+  const kinds: [string, NonNullable<Parameters<typeof startOpenAiStub>[0]>['refuse'], string][] = [
+    ['tool calling', [], 'functionCalling'],
+    ['JSON schema, no tools', ['tools'], 'jsonSchema'],
+    ['JSON only', ['tools', 'json_schema'], 'jsonMode'],
+  ];
+  it.each(kinds)('names the structured-output method that works with an endpoint of %s, with its time', async (_kind, refuse, method) => {
+    const stub = await startOpenAiStub({ models: ['m'], chat: locationAnswer, refuse });
+    try {
+      const report = await doctor(sandbox.env, '--llm-base-url', `${stub.url}/v1`, '--llm-model', 'm');
+      expect(report.code).toBe(0);
+      expect(report.checks['llm structured output']).toMatchObject({
+        status: 'ok',
+        detail: expect.stringMatching(new RegExp(`works \\(\\d+ ms\\); auto detection picks ${method}$`)),
+        hint: `set STRATA_LLM_METHOD=${method} to skip detecting it on each start.`,
+      });
+      // the same endpoint with a method it refuses, set by hand, fails with a fix
+      if (method !== 'functionCalling') {
+        const forced = await doctor({ ...sandbox.env, STRATA_LLM_METHOD: 'functionCalling' }, '--llm-base-url', `${stub.url}/v1`, '--llm-model', 'm');
+        expect(forced.code).toBe(1);
+        expect(forced.checks['llm structured output']).toMatchObject({ status: 'fail', hint: expect.stringMatching(/STRATA_LLM_METHOD=functionCalling does not work/) });
+      }
     } finally {
       await stub.close();
     }

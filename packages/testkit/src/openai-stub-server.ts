@@ -20,7 +20,7 @@ export type StubAnswer = string | { content?: string; toolCalls?: StubToolCall[]
  * (with headers, e.g. `Retry-After`), a delay before the reply, or the connection cut after the
  * response started (a reset mid-body).
  */
-export type StubFault = { fault: 'status'; status: number; headers?: Record<string, string>; message?: string } | { fault: 'delay'; ms: number; then: StubAnswer } | { fault: 'reset' };
+export type StubFault = { fault: 'status'; status: number; headers?: Record<string, string>; message?: string } | { fault: 'delay'; ms: number; reply: StubAnswer } | { fault: 'reset' };
 
 /** One chat completion: plain text, text and/or tool calls, or a fault. */
 export type StubChatReply = StubAnswer | StubFault;
@@ -59,6 +59,11 @@ export interface OpenAiStubOptions {
   streamDelayMs?: number;
   /** The model ids `GET /v1/models` lists. @defaultValue ['stub'] */
   models?: string[];
+  /**
+   * Request features this endpoint refuses with a 400, as servers without them do: `tools`
+   * (tool calling), `json_schema` and `json_object` (`response_format` types). @defaultValue []
+   */
+  refuse?: ('tools' | 'json_schema' | 'json_object')[];
 }
 
 /** A request the stub received, body parsed from JSON. */
@@ -99,6 +104,13 @@ class StubError extends Error {
 
 const isFault = (reply: StubChatReply): reply is StubFault => typeof reply === 'object' && 'fault' in reply;
 
+/** The first feature of `refuse` the request uses: tools, or a `response_format` type. */
+function refusedFeature(request: ChatCompletionRequest, refuse: readonly string[]): string | undefined {
+  if (refuse.includes('tools') && (request.tools?.length ?? 0) > 0) return 'tools';
+  const format = (request.response_format as { type?: unknown } | undefined)?.type;
+  return typeof format === 'string' && refuse.includes(format) ? format : undefined;
+}
+
 /**
  * Starts a local OpenAI-compatible server: `POST /v1/chat/completions` (scripted or computed
  * replies, tool calls; with `stream: true`, server-sent `chat.completion.chunk` events: the text
@@ -121,6 +133,8 @@ export async function startOpenAiStub(options: OpenAiStubOptions = {}): Promise<
   const route = async (req: IncomingMessage, body: unknown, clientGone: AbortSignal): Promise<Answer> => {
     if (req.method === 'POST' && req.url === '/v1/chat/completions') {
       const request = body as ChatCompletionRequest;
+      const refused = refusedFeature(request, options.refuse ?? []);
+      if (refused) throw new StubError(400, `openai stub: this endpoint does not support ${refused}`);
       const reply = await nextReply(request);
       let answer: StubAnswer;
       if (isFault(reply)) {
@@ -135,7 +149,7 @@ export async function startOpenAiStub(options: OpenAiStubOptions = {}): Promise<
           };
           clientGone.addEventListener('abort', stop, { once: true });
         });
-        answer = reply.then;
+        answer = reply.reply;
       } else answer = reply;
       const completion = chatCompletion(request, answer, ++completions);
       return request.stream ? { chunks: completionChunks(completion, request) } : { json: completion };

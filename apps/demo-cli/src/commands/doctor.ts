@@ -6,6 +6,7 @@ import { pc } from '../format/colors.js';
 import { print, printJson } from '../format/output.js';
 import { renderTable } from '../format/table.js';
 import { configOf } from '../run-command.js';
+import { checkStructuredOutput } from './doctor-structured-output.js';
 
 type Status = 'ok' | 'warn' | 'fail' | 'skip';
 
@@ -26,7 +27,9 @@ const LARGE_WAL_BYTES = 64 * 2 ** 20;
 export function registerDoctorCommand(program: Command): void {
   program
     .command('doctor')
-    .description('check Node, the data dir, the SQLite file (quick_check, schema, WAL), and the configured Redis, Chroma and model endpoints; each problem with a fix')
+    .description(
+      'check Node, the data dir, the SQLite file (quick_check, schema, WAL), the configured Redis, Chroma and model endpoints, and which structured-output method the model endpoint supports (one real call); each problem with a fix',
+    )
     .option('--json', 'print JSON: { ok, checks }')
     .action(async (options: { json?: boolean }, command: Command) => {
       const { config } = await configOf(command);
@@ -39,6 +42,8 @@ export function registerDoctorCommand(program: Command): void {
         await checkEndpoint('llm endpoint', config.llm),
         await checkEndpoint('embeddings endpoint', config.embeddings),
       ];
+      // a structured call only when the endpoint answers (its own check says why not)
+      if (config.llm && checks.find((c) => c.check === 'llm endpoint')?.status === 'ok') checks.push(await checkStructuredOutput(config.llm));
       const ok = checks.every((c) => c.status !== 'fail');
       if (options.json) printJson({ ok, checks });
       else {

@@ -10,7 +10,13 @@ export const breakerOptionsSchema = z.object({
   /** How long the circuit stays open before one call probes the endpoint again. @defaultValue 30000 */
   coolDownMs: z.int().min(0).default(30_000),
 });
-export type BreakerOptions = z.input<typeof breakerOptionsSchema>;
+/** When a model endpoint counts as down, and how long derivation then stops asking it. */
+export interface BreakerOptions {
+  /** Consecutive calls that found the endpoint down (unreachable, timed out, 429, 5xx) that open the circuit. @defaultValue 3 */
+  failures?: number;
+  /** How long the circuit stays open before one call probes the endpoint again. @defaultValue 30000 */
+  coolDownMs?: number;
+}
 
 /** One circuit per chat model object (an endpoint and a model): the models built on it share it. */
 const circuits = new WeakMap<BaseChatModel, CircuitBreakerPolicy>();

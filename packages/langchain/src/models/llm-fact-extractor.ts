@@ -80,7 +80,7 @@ const SELF = new Set(['i', 'me', 'myself', 'the user', 'user']);
 export class LlmFactExtractor implements FactExtractor {
   readonly name = 'llm';
   private readonly model: BaseChatModel;
-  private readonly method: StructuredOutputMethod;
+  private readonly method: StructuredOutputMethod | 'auto';
   private readonly breaker: BreakerOptions;
 
   constructor(options: LlmFactExtractorOptions) {

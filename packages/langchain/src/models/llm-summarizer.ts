@@ -64,7 +64,7 @@ const CONSOLIDATE_RULES = (maxTokens: number) =>
 export class LlmSummarizer implements Summarizer {
   readonly name = 'llm';
   private readonly model: BaseChatModel;
-  private readonly method: StructuredOutputMethod;
+  private readonly method: StructuredOutputMethod | 'auto';
   private readonly breaker: BreakerOptions;
 
   constructor(options: LlmSummarizerOptions) {

@@ -32,7 +32,7 @@ const RULES = [
  */
 export class LlmThreadSelector implements ThreadSelector {
   private readonly model: BaseChatModel;
-  private readonly method: StructuredOutputMethod;
+  private readonly method: StructuredOutputMethod | 'auto';
   private readonly breaker: BreakerOptions;
 
   constructor(options: LlmThreadSelectorOptions) {

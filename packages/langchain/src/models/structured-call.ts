@@ -3,34 +3,38 @@ import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messa
 import { z } from 'zod';
 import { invalidModelOutput, StrataError, toModelError, type UsageListener } from '@strata/core';
 import { breakerOptionsSchema, throughBreaker, type BreakerOptions } from './endpoint-breaker.js';
+import { endpointKey, withMethod, type StructuredOutputMethod } from './output-method.js';
 import { MAX_RETRY_AFTER_MS, retryAfterMs } from './retry-after.js';
 import { answerCandidates, readAnswer, type AnswerShape, type DroppedItem } from './read-model-answer.js';
 
-/** How a chat model is asked for structured output (LangChain's `withStructuredOutput` methods). */
-export type StructuredOutputMethod = 'functionCalling' | 'jsonSchema' | 'jsonMode';
+export type { StructuredOutputMethod } from './output-method.js';
 
 /** Options shared by the LLM-backed models; parsed once by their constructors. */
 export const llmModelOptionsSchema = z.object({
   model: z.custom<BaseChatModel>((value) => typeof value === 'object' && value !== null && typeof (value as { withStructuredOutput?: unknown }).withStructuredOutput === 'function', {
     message: 'model must be a LangChain chat model (BaseChatModel, e.g. new ChatOpenAI({ ... }))',
   }),
-  /** @defaultValue 'functionCalling' (tool calling: what most OpenAI-compatible servers support) */
-  method: z.enum(['functionCalling', 'jsonSchema', 'jsonMode']).default('functionCalling'),
-  /** The endpoint's circuit breaker (see {@link throughBreaker}). @defaultValue 3 failures, 30 s cool-down */
+  /**
+   * How structured output is asked for; `'auto'` tries tool calling, then a JSON schema, then
+   * JSON mode, and remembers what the endpoint accepted (per base URL and model, for the process).
+   * @defaultValue 'auto'
+   */
+  method: z.enum(['auto', 'functionCalling', 'jsonSchema', 'jsonMode']).default('auto'),
+  /** The endpoint's circuit breaker: consecutive failures that make derivation go offline at once, and the cool-down before a call probes again. @defaultValue 3 failures, 30 s cool-down */
   breaker: breakerOptionsSchema.default({ failures: 3, coolDownMs: 30_000 }),
 });
 
 export interface StructuredCall<T> {
   model: BaseChatModel;
-  method: StructuredOutputMethod;
+  method: StructuredOutputMethod | 'auto';
   /** Name of the tool / schema the model is asked to fill. */
   name: string;
   /** The schema the model is asked for, and how its answer is read leniently (see {@link AnswerShape}). */
   shape: AnswerShape<T>;
   messages: BaseMessage[];
   onUsage: UsageListener | undefined;
-  /** The circuit breaker's settings (the first model built on `model` sets them). */
-  breaker: BreakerOptions;
+  /** The circuit breaker's settings (the first model built on `model` sets them); false: no breaker (a probe). */
+  breaker: BreakerOptions | false;
   /** Told of the items of an answer left out (invalid), with why; the rest is kept. */
   onDropped?: ((dropped: DroppedItem[]) => void) | undefined;
 }
@@ -74,14 +78,17 @@ function kept<T>(call: StructuredCall<T>, read: { value: T; dropped: DroppedItem
 /** One model call: its raw message (with usage reported) and what LangChain parsed, if anything. */
 async function ask<T>(call: StructuredCall<T>, messages: BaseMessage[]): Promise<{ raw?: AIMessage; parsed?: unknown }> {
   const name = modelNameOf(call.model);
-  const runnable = call.model.withStructuredOutput(call.shape.schema, { name: call.name, method: call.method, includeRaw: true });
   const once = () =>
-    throughBreaker(call.model, call.breaker, name, isEndpointDown, async () => {
-      try {
-        return (await runnable.invoke(messages)) as unknown;
-      } catch (error) {
-        throw toModelError(error, name);
-      }
+    withMethod(call.method, endpointKey(call.model, name), (method) => {
+      const invoke = async () => {
+        try {
+          const runnable = call.model.withStructuredOutput(call.shape.schema, { name: call.name, method, includeRaw: true });
+          return (await runnable.invoke(messages)) as unknown;
+        } catch (error) {
+          throw toModelError(error, name);
+        }
+      };
+      return call.breaker === false ? invoke() : throughBreaker(call.model, call.breaker, name, isEndpointDown, invoke);
     });
   let output: unknown;
   try {

@@ -86,7 +86,7 @@ describe('model endpoint faults (ChatOpenAI over HTTP)', () => {
   });
 
   it("a 20 s delay: append and getContext do not wait for it; the call's timeout ends it and derivation falls back (degraded)", async () => {
-    const slow = (then: StubChatReply): StubChatReply => ({ fault: 'delay', ms: 20_000, then: typeof then === 'object' && 'fault' in then ? 'ok' : then });
+    const slow = (reply: string): StubChatReply => ({ fault: 'delay', ms: 20_000, reply });
     const endpoint = await faultyEndpoint([slow('x'), slow('x'), slow('x')], 500);
     memory = await createMemory({ extractor: new LlmFactExtractor({ model: endpoint.model }), queue: await createInProcessJobQueue({ attempts: 3, backoffMs: 10 }) });
     const sessionId = await say(memory, 'I live in Lisbon.');
@@ -99,5 +99,22 @@ describe('model endpoint faults (ChatOpenAI over HTTP)', () => {
     await memory.flush();
     expect(await lisbonFacts(memory)).toEqual([{ object: 'Lisbon', fromModel: false, degraded: true }]);
     expect(endpoint.extractions()).toBe(3);
+  });
+
+  it("method 'auto' (the default) finds what the endpoint accepts and remembers it: tools refused, JSON schema used from then on", async () => {
+    stub = await startOpenAiStub({
+      refuse: ['tools'],
+      chat: (request) => {
+        const answer = lisbon(request);
+        return typeof answer === 'object' && 'toolCalls' in answer ? JSON.stringify(answer.toolCalls?.[0]?.args) : answer;
+      },
+    });
+    const model = new ChatOpenAI({ model: 'stub-model', apiKey: 'test', maxRetries: 0, configuration: { baseURL: `${stub.url}/v1` } });
+    const extractor = new LlmFactExtractor({ model });
+    const turns = [{ id: 'm1', seq: 1, role: 'user' as const, content: 'I live in Lisbon.', createdAt: Date.UTC(2026, 10, 20) }];
+    expect((await extractor.extract({ turns, knownFacts: [] })).map((f) => f.object)).toEqual(['Lisbon']);
+    expect((await extractor.extract({ turns, knownFacts: [] })).map((f) => f.object)).toEqual(['Lisbon']);
+    const asked = chatRequests(stub).map((r) => (r.tools?.length ? 'tools' : String((r.response_format as { type?: string } | undefined)?.type)));
+    expect(asked).toEqual(['tools', 'json_schema', 'json_schema']);
   });
 });
