@@ -33,6 +33,7 @@ import { runLocomoPostgresBench } from './scenarios/locomo-postgres.js';
 import { runScaleOutBench } from './scenarios/scale-out.js';
 import { runScaleOutFaultsBench } from './scenarios/scale-out-faults.js';
 import { runServerBench } from './scenarios/server.js';
+import { runSlowEndpointBench } from './scenarios/slow-endpoint.js';
 
 /** Set in the process that runs one scenario. */
 const CHILD_ENV = 'STRATA_BENCH_SCENARIO_PROCESS';
@@ -55,6 +56,7 @@ const SCENARIOS = [
   'scale-out',
   'scale-out-faults',
   'server',
+  'slow-endpoint',
 ];
 /** Scenarios that need a server (Chroma, Redis, PostgreSQL): run only when named, so a fresh clone runs the rest as is. */
 const ONLY_WHEN_NAMED = new Set(['knowledge-bases', 'worker-throughput', 'postgres-driver', 'locomo-postgres', 'scale-out', 'scale-out-faults', 'server']);
@@ -139,6 +141,8 @@ async function main(): Promise<void> {
   // strata serve under HTTP load (wrk) beside the same calls in process: SQLite, then PostgreSQL + Chroma behind two servers
   // the scale-out fault test at full size: 4 apps x 5,000 appends, an app and a worker killed mid-run (PostgreSQL, Redis and Chroma)
   if (wants('scale-out-faults')) await runOne('scale-out-faults', isQuick, environment, () => runScaleOutFaultsBench({ quick: isQuick }));
+  // what a 20 s model endpoint costs the app's calls: nothing, if derivation stays in the background
+  if (wants('slow-endpoint')) await runOne('slow-endpoint', isQuick, environment, () => runSlowEndpointBench({ quick: isQuick }));
   if (wants('server')) await runOne('server', isQuick, environment, () => runServerBench({ quick: isQuick }));
 }
 
