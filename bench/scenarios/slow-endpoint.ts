@@ -9,12 +9,25 @@
  * Target (issue 37): getContext p99 with the 20 s endpoint within 1.2x of the one with none.
  */
 import { ChatOpenAI } from '@langchain/openai';
-import { createMemory, type Memory } from '@strata/core';
-import { LlmFactExtractor, LlmSummarizer } from '@strata/langchain';
+import { createMemory, type FactExtractor, type Memory, type Summarizer } from '@strata/core';
 import { startOpenAiStub } from '@strata/testkit';
 import type { Figure, LatencyMetric } from '../lib/bench-result.js';
 import { ConversationGenerator, seededRandom } from '../lib/conversation-generator.js';
 import { nsToMs, summarize } from '../lib/stats.js';
+
+/**
+ * The LLM models, loaded at run time by a specifier TypeScript does not follow: the bench's one
+ * program also type-checks the server's routes, and @strata/langchain's types in it break the
+ * zod augmentation those routes use (`.openapi` goes missing).
+ */
+async function llmModels(model: ChatOpenAI): Promise<{ summarizer: Summarizer; extractor: FactExtractor }> {
+  const specifier: string = '@strata/langchain';
+  const langchain = (await import(specifier)) as {
+    LlmSummarizer: new (options: { model: ChatOpenAI }) => Summarizer;
+    LlmFactExtractor: new (options: { model: ChatOpenAI }) => FactExtractor;
+  };
+  return { summarizer: new langchain.LlmSummarizer({ model }), extractor: new langchain.LlmFactExtractor({ model }) };
+}
 
 const SESSIONS = 20;
 const DELAY_MS = 20_000;
@@ -60,7 +73,7 @@ export async function runSlowEndpointBench(options: { quick: boolean }): Promise
 
   const stub = await startOpenAiStub({ chat: () => ({ fault: 'delay', ms: DELAY_MS, reply: '{"facts": []}' }) });
   const model = new ChatOpenAI({ model: 'slow-model', apiKey: 'bench', maxRetries: 0, timeout: 60_000, configuration: { baseURL: `${stub.url}/v1` } });
-  const slow = await createMemory({ summarizer: new LlmSummarizer({ model }), extractor: new LlmFactExtractor({ model }) });
+  const slow = await createMemory(await llmModels(model));
   const loaded = await runLoad(slow, calls, 7);
   const requests = stub.requests.length;
   // the endpoint goes away with its requests pending: derivation falls back, the memory closes
