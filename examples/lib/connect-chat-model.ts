@@ -1,23 +1,6 @@
 import { ChatOpenAI } from '@langchain/openai';
-// @strata/testkit is a devDependency: fine for this private workspace, not for an app.
-import { startOpenAiStub, type StubChatHandler } from '@strata/testkit';
-import { z } from 'zod';
-
-/** An unset or empty variable counts as absent, so `STRATA_LLM_BASE_URL= node ...` runs offline. */
-const unsetIfEmpty = (value: unknown) => (value === '' ? undefined : value);
-
-const envSchema = z
-  .object({
-    /** Absent: the example starts the project's OpenAI-compatible stub and scripts its replies. */
-    STRATA_LLM_BASE_URL: z.preprocess(unsetIfEmpty, z.url({ error: 'STRATA_LLM_BASE_URL must be the base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1' }).optional()),
-    /** @defaultValue gpt-4o-mini */
-    STRATA_LLM_MODEL: z.preprocess(unsetIfEmpty, z.string().min(1).default('gpt-4o-mini')),
-    OPENAI_API_KEY: z.preprocess(unsetIfEmpty, z.string().optional()),
-  })
-  .refine((env) => env.STRATA_LLM_BASE_URL === undefined || env.OPENAI_API_KEY !== undefined, {
-    path: ['OPENAI_API_KEY'],
-    error: 'OPENAI_API_KEY must be set with STRATA_LLM_BASE_URL (any non-empty value for servers that need no key)',
-  });
+import type { StubChatHandler } from '@strata/testkit';
+import { exampleEndpoint } from './example-endpoint.js';
 
 export interface ConnectedChatModel {
   model: ChatOpenAI;
@@ -36,21 +19,8 @@ export interface ConnectedChatModel {
  * const { model, endpoint, close } = await connectChatModel('my-example', (request) => 'Hello!');
  */
 export async function connectChatModel(example: string, script: StubChatHandler): Promise<ConnectedChatModel> {
-  const env = envSchema.safeParse(process.env);
-  if (!env.success) {
-    console.error(`${example}: the environment is invalid:\n${z.prettifyError(env.error)}`);
-    process.exit(1);
-  }
-  const { STRATA_LLM_BASE_URL: baseURL, STRATA_LLM_MODEL: modelName, OPENAI_API_KEY: apiKey } = env.data;
-  if (baseURL !== undefined) {
-    return { model: chatModel(modelName, apiKey ?? '', baseURL), endpoint: `${modelName} at ${baseURL}`, close: async () => {} };
-  }
-  const stub = await startOpenAiStub({ chat: script });
-  return {
-    model: chatModel('strata-stub', 'no-key-needed', `${stub.url}/v1`, 0),
-    endpoint: `the scripted OpenAI-compatible stub at ${stub.url}/v1 (set STRATA_LLM_BASE_URL to use a real model)`,
-    close: () => stub.close(),
-  };
+  const { model, apiKey, baseURL, isStub, endpoint, close } = await exampleEndpoint(example, script);
+  return { model: chatModel(model, apiKey, baseURL, isStub ? 0 : undefined), endpoint, close };
 }
 
 function chatModel(model: string, apiKey: string, baseURL: string, maxRetries?: number): ChatOpenAI {
