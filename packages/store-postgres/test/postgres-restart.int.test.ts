@@ -12,7 +12,7 @@ describe.skipIf(unavailable !== null)(`PostgresSessionStore across a PostgreSQL 
   afterAll(() => cluster?.stop());
 
   it('fails the calls made while the server restarts with a retryable BACKEND_UNAVAILABLE, then works again with nothing acknowledged lost', async () => {
-    cluster = startPrivateCluster(55_000 + Math.floor(Math.random() * 4000));
+    cluster = startPrivateCluster();
     const store = await createPostgresSessionStore({ url: cluster.url, poolSize: 3, poolTimeoutMs: 2000 });
     try {
       await store.write({ ops: [{ type: 'putSession', session: { id: 's1', namespace: 'ns', metadata: {}, createdAt: T0, updatedAt: T0, lastSeq: 0 } }] });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -40,7 +40,16 @@ function hasUser(name: string): boolean {
   }
 }
 
-export function startPrivateCluster(port: number): PrivateCluster {
+/**
+ * Ports to try, below Linux's ephemeral range (32768-60999), so that no client socket of another
+ * test can hold the port between the pick and the server's bind.
+ */
+function candidatePorts(count: number): number[] {
+  return Array.from({ length: count }, () => 20_000 + Math.floor(Math.random() * 12_000));
+}
+
+/** Starts a cluster on a free port; a port another program holds is passed over for the next. */
+export function startPrivateCluster(): PrivateCluster {
   const initdb = program('initdb') as string;
   const pgCtl = program('pg_ctl') as string;
   const dir = mkdtempSync(join(tmpdir(), 'strata-pg-'));
@@ -55,12 +64,35 @@ export function startPrivateCluster(port: number): PrivateCluster {
     chownSync(dir, uid, gid);
   }
   const data = join(dir, 'data');
+  const log = join(dir, 'server.log');
+  const logTail = (): string => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-15).join('\n') : '(no server log)');
   run(initdb, ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8']);
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`;
-  run(pgCtl, ['-D', data, '-l', join(dir, 'server.log'), '-o', options, '-w', 'start']);
+  const optionsFor = (port: number): string => `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`;
+  let started: number | undefined;
+  for (const port of candidatePorts(5)) {
+    try {
+      run(pgCtl, ['-D', data, '-l', log, '-o', optionsFor(port), '-w', 'start']);
+      started = port;
+      break;
+    } catch {
+      // the port was taken (the log says so); the next candidate is tried
+    }
+  }
+  if (started === undefined) {
+    const tail = logTail();
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`a private PostgreSQL cluster did not start on any of 5 ports; its log ends:\n${tail}`);
+  }
+  const options = optionsFor(started);
   return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    restart: () => run(pgCtl, ['-D', data, '-l', join(dir, 'server.log'), '-o', options, '-m', 'fast', '-w', 'restart']),
+    url: `postgres://postgres@127.0.0.1:${started}/postgres`,
+    restart: () => {
+      try {
+        run(pgCtl, ['-D', data, '-l', log, '-o', options, '-m', 'fast', '-w', 'restart']);
+      } catch (error) {
+        throw new Error(`the private PostgreSQL cluster did not restart; its log ends:\n${logTail()}`, { cause: error });
+      }
+    },
     stop: () => {
       try {
         run(pgCtl, ['-D', data, '-m', 'immediate', '-w', 'stop']);
