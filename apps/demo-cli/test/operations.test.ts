@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Fact, SearchHit } from '@strata/core';
+import type { Fact, SearchHit, UsageReport } from '@strata/core';
 import Database from 'better-sqlite3';
 import { createSandbox, json, readDb, runCli } from './support/cli.js';
 
@@ -74,10 +74,17 @@ describe('strata read commands: tables for people, --json for scripts', () => {
     expect(stdout).toMatch(/Context for: "Which trail do I like\?"/);
     expect(stdout).toMatch(/total\s+\d+ of 500 \(\d+%\)/);
     expect(stdout).toMatch(/Manifest[\s\S]*in\s+immediate\s+turn/);
-    const data = json<{ context: { tokens: number; budgetTokens: number; manifest: { tier: string }[] } }>(await runCli(['inspect', sessionId, '--json', '--budget', '500'], { env }));
+    // offline models report no usage: one line, no table, no namespace total repeating it
+    expect(stdout).toMatch(/Model usage [^\n]*\nno model calls: derivation ran on the offline models\n\nContext for:/);
+    const data = json<{ context: { tokens: number; budgetTokens: number; manifest: { tier: string }[] }; usage: { session: UsageReport; namespace: UsageReport } }>(
+      await runCli(['inspect', sessionId, '--json', '--budget', '500'], { env }),
+    );
     expect(data.context.budgetTokens).toBe(500);
     expect(data.context.tokens).toBeLessThanOrEqual(500);
     expect(data.context.manifest.length).toBeGreaterThan(0);
+    expect(data.usage.session).toMatchObject({ namespace: 'maya', sessionId, jobsWithUsage: 0, total: { inputTokens: 0, outputTokens: 0, calls: 0 }, byModel: {} });
+    expect(data.usage.session.jobs).toBeGreaterThan(0);
+    expect(data.usage.namespace).toMatchObject({ namespace: 'maya', jobsWithUsage: 0 });
   });
 
   it('config shows where each value comes from', async () => {

@@ -5,7 +5,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemory, type Memory } from '@strata/core';
 import { createSqliteKnowledgeBase, createSqliteSessionStore } from '@strata/store-sqlite';
-import { requireService, startOpenAiStub, type ChatCompletionRequest } from '@strata/testkit';
+import { requireService, startOpenAiStub, type ChatCompletionRequest, type RecordedRequest } from '@strata/testkit';
 import { createSandbox, root, runCli, startCli } from './support/cli.js';
 
 /** Debian's chromium (scripts/services.sh installs it); STRATA_CHROMIUM names another. */
@@ -32,6 +32,31 @@ async function withLibrary<T>(read: (memory: Memory) => Promise<T>): Promise<T> 
     return await read(memory);
   } finally {
     await memory.close();
+  }
+}
+
+/** A count as strata shows it: `1,562`. */
+const n = (count: number): string => count.toLocaleString('en-US');
+
+/** The tokens the stub reported in its answers to `requests`. */
+function reportedUsage(requests: RecordedRequest[]): { inputTokens: number; outputTokens: number; calls: number } {
+  const total = { inputTokens: 0, outputTokens: 0, calls: requests.length };
+  for (const r of requests) {
+    const { usage } = r.response as { usage: { prompt_tokens: number; completion_tokens: number } };
+    total.inputTokens += usage.prompt_tokens;
+    total.outputTokens += usage.completion_tokens;
+  }
+  return total;
+}
+
+/** The session page over HTTP, once derivation has settled with usage reported (it runs in the background of a chat turn). */
+async function pageOnceDerived(sessionUrl: string): Promise<string> {
+  for (let tries = 0; ; tries++) {
+    const response = await fetch(sessionUrl);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    if ((html.includes('id="usage-session"') && html.includes('jobs pending 0 ·')) || tries === 100) return html;
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
@@ -76,6 +101,9 @@ describe.skipIf(skipReason !== null)(`strata ui in a real browser${skipReason ? 
     expect(await page.locator('#summaries tr').count()).toBeGreaterThan(1);
     expect(await page.locator('a.fact-link', { hasText: 'Lisbon' }).count()).toBeGreaterThan(0);
     expect(await page.locator('#pending').textContent()).toMatch(/jobs pending \d+ · summarized through seq \d+/);
+    // the demo derives on the offline models: one line, no table, no namespace total
+    expect(await page.locator('#usage-none').textContent()).toBe('no model calls: derivation ran on the offline models');
+    expect(await page.locator('#usage-session, #usage-namespace').count()).toBe(0);
     await shot('session');
     await open('/facts');
     expect(await page.locator('tr.fact', { hasText: 'Porto' }).textContent()).toMatch(/current/);
@@ -190,6 +218,25 @@ describe.skipIf(skipReason !== null)(`strata ui in a real browser${skipReason ? 
       await llmPage.goto(new URL(`/sessions/${sessionId}`, llmUrl).href);
       // biome-ignore lint/performance/useDomNodeTextContent: the rendered text puts whitespace between table cells, which /assistant\s+Pixel/ relies on
       expect(await llmPage.locator('#turns').innerText()).toMatch(/assistant\s+Pixel is a lovely name for a grey cat\./);
+
+      // what derivation cost: the tokens the stub reported to strata's extractor (its tool requests)
+      const sessionUrl = new URL(`/sessions/${sessionId}?token=${new URL(llmUrl).searchParams.get('token')}`, llmUrl).href;
+      const html = await pageOnceDerived(sessionUrl);
+      await stub.settled();
+      // the derivation jobs' calls (fact extraction, summaries): thread selection and the chat turn are not jobs
+      const expected = reportedUsage(stub.requests.filter((r) => ['facts', 'summary', 'synopsis'].includes((r.body as ChatCompletionRequest).tools?.[0]?.function.name ?? '')));
+      expect(expected.calls).toBeGreaterThan(0);
+      const cells = `<td>${n(expected.inputTokens)}</td><td>${n(expected.outputTokens)}</td><td>${expected.calls}</td>`;
+      expect(html).toContain(`<td>job type</td><td>ingest</td>${cells}`);
+      expect(html).toContain(`<td>model</td><td>stub</td>${cells}`);
+      expect(html).toMatch(new RegExp(`<p id="usage-namespace">namespace \\S+: ${n(expected.inputTokens)} tokens in, ${n(expected.outputTokens)} out, ${expected.calls} calls? over 1 session</p>`));
+      expect(html).not.toContain('no model calls');
+      await llmPage.goto(sessionUrl);
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text puts whitespace between table cells, which the patterns rely on
+      const usage = await llmPage.locator('#usage').innerText();
+      expect(usage).toMatch(new RegExp(`job type\\s+ingest\\s+${n(expected.inputTokens)}\\s+${n(expected.outputTokens)}\\s+${expected.calls}`));
+      expect(usage).toMatch(/model\s+stub\s+[\d,]+/);
+      expect(await llmPage.locator('#usage-session tr[data-by="model"]').getAttribute('data-name')).toBe('stub');
       await llmPage.close();
     } finally {
       llmUi.child.kill('SIGINT');

@@ -5,6 +5,7 @@ import { appendRemote, messagesRemote } from './remote-messages.js';
 import { flushRemote, readStatus, type StatusAnswer } from './remote-flush.js';
 import { remoteSessions } from './remote-sessions.js';
 import { createRemoteTransport, type RemoteTransport } from './remote-transport.js';
+import { usageRemote } from './remote-usage.js';
 
 /** Where the strata server is and how to authenticate to it. */
 export interface RemoteMemoryOptions {
@@ -49,7 +50,8 @@ function parseOptions(options: RemoteMemoryOptions): { url: URL; apiKey?: string
  *
  * Differences that HTTP imposes: input must be plain JSON (a Date is sent as its epoch ms only
  * as `createdAt`); one append takes at most 1,000 messages; `stats()` returns the counters of
- * the last `pending()` (zeros before); `close()` ends this client, not the server's memory.
+ * the last `pending()` (zeros before), with token usage `byNamespace` only for the namespaces
+ * in the key's reach (as in a flush report); `close()` ends this client, not the server's memory.
  * @throws StrataError CONFIG_INVALID for a malformed url or key.
  * @example
  * const memory = createRemoteMemory({ url: 'http://127.0.0.1:8787', apiKey: process.env.STRATA_API_KEY });
@@ -59,7 +61,9 @@ function parseOptions(options: RemoteMemoryOptions): { url: URL; apiKey?: string
  */
 export function createRemoteMemory(options: RemoteMemoryOptions): MemoryApi {
   const t = createRemoteTransport(parseOptions(options));
-  let stats: MemoryStats = { derivation: { inputTokens: 0, outputTokens: 0, modelCalls: 0, results: 0, degradedResults: 0, rederivedResults: 0, droppedItems: 0 } };
+  let stats: MemoryStats = {
+    derivation: { inputTokens: 0, outputTokens: 0, modelCalls: 0, byJobType: {}, byModel: {}, byNamespace: {}, results: 0, degradedResults: 0, rederivedResults: 0, droppedItems: 0, failedTries: 0 },
+  };
   const seen = (status: StatusAnswer) => {
     stats = status.stats;
   };
@@ -90,6 +94,7 @@ export function createRemoteMemory(options: RemoteMemoryOptions): MemoryApi {
       return status.pending;
     },
     stats: () => structuredClone(stats),
+    usage: (filter) => usageRemote(t, filter),
     close: async () => t.close(),
   };
 }

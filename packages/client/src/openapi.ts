@@ -92,7 +92,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics (scope admin) */
+        /**
+         * Prometheus metrics (scope admin)
+         * @description Requests, the derivation backlog and the token counters of the memory since the process started, of every namespace, except strata_model_tokens_by_namespace_total, which lists only the namespaces in the key’s reach.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -1996,7 +1999,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Wait until derivation enqueued so far has been applied (scope write) */
+        /**
+         * Wait until derivation enqueued so far has been applied (scope write)
+         * @description Answers the jobs left (failed for good, or still queued when it gave up) of sessions in the key’s reach, and what the memory counted while it ran: those counters are of every namespace, except `byNamespace`, which lists only the namespaces in the key’s reach.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -2115,7 +2121,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Derivation not yet applied, and the memory’s counters (scope read) */
+        /**
+         * Derivation not yet applied, and the memory’s counters (scope read)
+         * @description Pending jobs of sessions in the key’s reach (of `namespace`, when given). The counters are the memory’s since the process started, of every namespace, except `stats.derivation.byNamespace`, which lists only the namespaces in the key’s reach (only `namespace`, when given).
+         */
         get: {
             parameters: {
                 query?: {
@@ -2135,6 +2144,131 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Status"];
+                    };
+                };
+                /** @description Invalid input (validation failure, malformed JSON, wrong content type) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No key, or a bad or revoked one */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The key lacks the scope */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found, or not in the key’s reach */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limited (Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Backend unavailable (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Token usage of the jobs applied to a namespace, or to one of its sessions (scope read)
+         * @description Summed from the job ledger: it counts every process that derived for the namespace and survives restarts, for as long as the sessions are kept. A `sessionId` that is not a session of the namespace is 404, as a missing one is.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The namespace (tenant, user, agent). An exact key may omit it (its own namespace); a prefix key names one in its reach. */
+                    namespace?: string;
+                    /** @description Narrow the report to this session of the namespace. */
+                    sessionId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description In total, by job type, by model and by session */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UsageReport"];
                     };
                 };
                 /** @description Invalid input (validation failure, malformed JSON, wrong content type) */
@@ -2558,6 +2692,46 @@ export interface components {
         FlushReport: {
             settled: boolean;
             pending: components["schemas"]["PendingJob"][];
+            derivation: components["schemas"]["DerivationStats"];
+        };
+        /** @description Derivation counters of the server’s memory (since it was created in `Status`; while the flush ran in `FlushReport`). They count the work of every namespace, except `byNamespace`, which lists only the namespaces in the key’s reach. */
+        DerivationStats: {
+            /** @description Input (prompt) tokens the models reported for applied results (every namespace). */
+            inputTokens: number;
+            /** @description Output (completion) tokens the models reported for applied results (every namespace). */
+            outputTokens: number;
+            /** @description Model calls that reported usage (every namespace). */
+            modelCalls: number;
+            byJobType: components["schemas"]["UsageByJobType"];
+            /** @description Token usage by model name (every namespace); calls whose model gave no name are in the totals only. */
+            byModel: {
+                [key: string]: components["schemas"]["TokenUsage"];
+            };
+            /** @description Token usage by namespace: only the namespaces in the key’s reach (only `namespace`, when GET /v1/status names one). */
+            byNamespace: {
+                [key: string]: components["schemas"]["TokenUsage"];
+            };
+            /** @description Results written to the store. */
+            results: number;
+            /** @description Of those, produced by an offline fallback because the model failed. */
+            degradedResults: number;
+            /** @description Of those, re-derivations that replaced degraded artefacts. */
+            rederivedResults: number;
+            /** @description Items of model answers left out because they did not validate. */
+            droppedItems: number;
+            /** @description Tries of derivation jobs that failed (a model endpoint down, timing out or refusing; a store busy). */
+            failedTries: number;
+        };
+        UsageByJobType: {
+            ingest?: components["schemas"]["TokenUsage"];
+            summarize?: components["schemas"]["TokenUsage"];
+            consolidate?: components["schemas"]["TokenUsage"];
+        };
+        TokenUsage: {
+            inputTokens: number;
+            outputTokens: number;
+            /** @description Model calls that reported usage. */
+            calls: number;
         };
         FlushRequest: Record<string, never>;
         Status: {
@@ -2565,14 +2739,25 @@ export interface components {
             stats: components["schemas"]["MemoryStats"];
         };
         MemoryStats: {
-            derivation: {
-                inputTokens: number;
-                outputTokens: number;
-                modelCalls: number;
-                results: number;
-                degradedResults: number;
-                rederivedResults: number;
-                droppedItems: number;
+            derivation: components["schemas"]["DerivationStats"];
+        };
+        UsageReport: {
+            namespace: string;
+            /** @description The session it was narrowed to, if it was. */
+            sessionId?: string;
+            /** @description Applied jobs of those sessions (re-derivations included). */
+            jobs: number;
+            /** @description Of those, the jobs whose models reported usage. */
+            jobsWithUsage: number;
+            total: components["schemas"]["TokenUsage"];
+            byJobType: components["schemas"]["UsageByJobType"];
+            /** @description By model name; calls whose model gave no name are in the total only. */
+            byModel: {
+                [key: string]: components["schemas"]["TokenUsage"];
+            };
+            /** @description By session id. */
+            bySession: {
+                [key: string]: components["schemas"]["TokenUsage"];
             };
         };
     };

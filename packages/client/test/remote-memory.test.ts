@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StrataError } from '@strata/core';
+import { type ExtractedFact, type ExtractInput, ObservationFactExtractor, StrataError } from '@strata/core';
 import { openRemoteFixture, type RemoteFixture } from './support/remote-fixture.js';
 
 /** What a rejected call threw. */
@@ -8,6 +8,17 @@ const rejection = (call: Promise<unknown>) =>
     () => undefined,
     (error: unknown) => error,
   );
+
+/** The token usage one extraction of {@link ReportingExtractor} reports. */
+const REPORTED = { inputTokens: 90, outputTokens: 12, calls: 1 };
+
+/** The offline extractor, reporting usage as a model named `reporting-model` would. */
+class ReportingExtractor extends ObservationFactExtractor {
+  override async extract(input: ExtractInput): Promise<ExtractedFact[]> {
+    input.onUsage?.({ inputTokens: REPORTED.inputTokens, outputTokens: REPORTED.outputTokens, model: 'reporting-model' });
+    return super.extract(input);
+  }
+}
 
 describe('createRemoteMemory: the in-process answers over HTTP', () => {
   let f: RemoteFixture;
@@ -141,7 +152,9 @@ describe('createRemoteMemory: the in-process answers over HTTP', () => {
   });
 
   it('reports pending jobs and the server memory’s counters (stats as of the last pending), and flush progress up to done', async () => {
-    expect(f.remote.stats()).toEqual({ derivation: { inputTokens: 0, outputTokens: 0, modelCalls: 0, results: 0, degradedResults: 0, rederivedResults: 0, droppedItems: 0 } });
+    expect(f.remote.stats()).toEqual({
+      derivation: { inputTokens: 0, outputTokens: 0, modelCalls: 0, byJobType: {}, byModel: {}, byNamespace: {}, results: 0, degradedResults: 0, rederivedResults: 0, droppedItems: 0, failedTries: 0 },
+    });
     const session = await f.remote.sessions.create({ namespace: 'derive' });
     await f.remote.append(
       session.id,
@@ -149,7 +162,8 @@ describe('createRemoteMemory: the in-process answers over HTTP', () => {
     );
     const events: { derivedTurns: number; totalTurns: number; done: boolean }[] = [];
     const report = await f.remote.flush({ onProgress: (p) => events.push(p), progressIntervalMs: 10 });
-    expect(report).toEqual({ settled: true, pending: [] });
+    expect(report).toMatchObject({ settled: true, pending: [], derivation: { failedTries: 0, degradedResults: 0 } });
+    expect(Object.keys(report.derivation).sort()).toEqual(Object.keys(f.local.stats().derivation).sort());
     expect(events.at(-1)).toMatchObject({ done: true, pendingJobs: 0, failedJobs: 0 });
     expect(events.at(-1)!.derivedTurns).toBe(events.at(-1)!.totalTurns);
     expect(events.filter((e) => e.done)).toHaveLength(1);
@@ -175,6 +189,41 @@ describe('createRemoteMemory: the in-process answers over HTTP', () => {
       const local = (await rejection(f.local.flush(options as never))) as StrataError;
       const remote = (await rejection(f.remote.flush(options as never))) as StrataError;
       expect([remote.code, remote.hint]).toEqual([local.code, local.hint]);
+    }
+  });
+
+  it('reports token usage from the ledger, and the usage counters, as in process', async () => {
+    const usage = await openRemoteFixture({ memory: { extractor: new ReportingExtractor() } });
+    try {
+      const { local, remote } = usage;
+      const [mine, other] = [await remote.sessions.create({ namespace: 'tokens' }), await remote.sessions.create({ namespace: 'elsewhere' })];
+      await remote.append(mine.id, { role: 'user', content: 'I planted tomatoes.' });
+      await remote.append(other.id, { role: 'user', content: 'I planted beans.' });
+      const report = await remote.flush();
+      expect(Object.keys(report.derivation).sort()).toEqual(Object.keys(local.stats().derivation).sort());
+      const filters = [{ namespace: 'tokens' }, { namespace: 'tokens', sessionId: mine.id }, { namespace: 'nobody' }, { namespace: 'tok\uD800ens' }];
+      for (const filter of filters) expect(await remote.usage(filter), JSON.stringify(filter)).toEqual(await local.usage(filter));
+      expect(await remote.usage({ namespace: 'tokens' })).toMatchObject({ jobsWithUsage: 1, total: REPORTED, byModel: { 'reporting-model': REPORTED }, bySession: { [mine.id]: REPORTED } });
+      const refused = [
+        { namespace: 'tokens', sessionId: other.id },
+        { namespace: 'tokens', sessionId: '\uDC00' },
+        { namespace: '\uD800', sessionId: mine.id },
+        { namespace: '' },
+        { namespace: 7 },
+        {},
+        null,
+      ];
+      for (const filter of refused) {
+        const inProcess = (await rejection(local.usage(filter as never))) as StrataError;
+        const overHttp = (await rejection(remote.usage(filter as never))) as StrataError;
+        expect(StrataError.is(overHttp, inProcess.code), `${JSON.stringify(filter)}: ${String(overHttp)}`).toBe(true);
+        if (inProcess.code === 'NOT_FOUND') expect([overHttp.message, overHttp.hint]).toEqual([inProcess.message, inProcess.hint]);
+      }
+      await remote.pending();
+      expect(remote.stats()).toEqual(local.stats());
+      expect(remote.stats().derivation).toMatchObject({ inputTokens: 2 * REPORTED.inputTokens, byNamespace: { tokens: REPORTED, elsewhere: REPORTED } });
+    } finally {
+      await usage.close();
     }
   });
 

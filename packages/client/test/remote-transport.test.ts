@@ -115,6 +115,9 @@ describe('createRemoteMemory: transport', () => {
     // out of the key's reach is the same as unknown
     expect(await remote.sessions.get(theirs.id)).toBeNull();
     expect(await remote.sessions.list()).toEqual([mine]);
+    // usage of its own namespace only; another's is NOT_FOUND, as a session of it is
+    expect(await remote.usage({ namespace: 'u1' })).toEqual(await local.usage({ namespace: 'u1' }));
+    for (const filter of [{ namespace: 'u2' }, { namespace: 'u1', sessionId: theirs.id }]) expect(StrataError.is(await rejection(remote.usage(filter)), 'NOT_FOUND')).toBe(true);
     const forbidden = (await rejection(remote.append(mine.id, { role: 'user', content: 'x' }))) as StrataError;
     expect(StrataError.is(forbidden, 'FORBIDDEN')).toBe(true);
     expect(forbidden.hint).toMatch(/write/);

@@ -20,11 +20,12 @@ export type { StrataErrorCode, StrataErrorOptions } from './errors/strata-error.
 export type { Session } from './domain/session.js';
 export { isMemoryMessage } from './domain/message.js';
 export type { ContextMessage, MemoryMessage, MessageInput, NewMessage, Role, StoredMessage, ToolCall, TurnTokenCount } from './domain/message.js';
-export type { Fact, JobRecord, JobType, Summary, SummaryLevel } from './domain/derived.js';
+export type { Fact, JobRecord, JobType, JobUsage, Summary, SummaryLevel, TokenUsage } from './domain/derived.js';
 export type { ItemKind, ManifestItem, PendingJob, SearchHit, Tier } from './domain/retrieval.js';
 export type { DeriveJob, DeriveResult, ExtractedFact, JobRef, KnownFact, TranscriptTurn, VectorOf } from './domain/jobs.js';
-export type { DroppedItem, JobUsage, ModelUsage, RederiveTarget } from './domain/jobs.js';
+export type { DroppedItem, ModelFailure, ModelUsage, RederiveTarget } from './domain/jobs.js';
 export type { DerivationStats, MemoryStats } from './services/derivation/derivation-stats.js';
+export type { UsageReport } from './services/derivation/usage-report.js';
 export type { DerivationProgress, DerivationProgressListener, FlushOptions, FlushReport } from './services/derivation/derivation-progress.js';
 export type { BackgroundError, BackgroundErrorKind, BackgroundErrorListener } from './services/background-errors.js';
 
@@ -42,7 +43,7 @@ export type {
 } from './ports/session-store.js';
 export type { LexicalHit, LexicalIndex, LexicalKind, LexicalQuery } from './ports/lexical-index.js';
 export type { KnowledgeBase, KnowledgeEntry, KnowledgeFilter, KnowledgeKind, KnowledgeMatch, KnowledgeQuery } from './ports/knowledge-base.js';
-export type { DeriveAttempt, JobQueue, JobRuntime } from './ports/job-queue.js';
+export type { DeriveAttempt, FailedAttempt, JobQueue, JobRuntime } from './ports/job-queue.js';
 export { deriveJob } from './services/derivation/derive.js';
 export type { DeriveModels } from './services/derivation/derive.js';
 export type { Clock, ConsolidateInput, Embedder, ExtractInput, FactExtractor, SummarizeInput, Summarizer, TokenCounter } from './ports/models.js';

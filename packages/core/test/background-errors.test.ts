@@ -104,13 +104,13 @@ describe('flush', () => {
   it('reports what is left when it gives up, instead of returning as if done', async () => {
     const queue = stuckQueue(RUNNING);
     const memory = await createMemory({ queue });
-    expect(await memory.flush()).toEqual({ settled: false, pending: [RUNNING] });
+    expect(await memory.flush()).toMatchObject({ settled: false, pending: [RUNNING], derivation: { results: 0 } });
     expect(queue.drains).toBe(100);
   });
 
   it('is settled with the jobs that failed for good listed', async () => {
     const memory = await createMemory({ queue: stuckQueue(FAILED) });
-    expect(await memory.flush()).toEqual({ settled: true, pending: [FAILED] });
+    expect(await memory.flush()).toMatchObject({ settled: true, pending: [FAILED], derivation: { results: 0 } });
   });
 
   it('is settled with nothing pending once derivation has landed', async () => {
@@ -120,7 +120,12 @@ describe('flush', () => {
       session.id,
       Array.from({ length: 12 }, (_, i) => ({ role: i % 2 ? ('assistant' as const) : ('user' as const), content: `Turn ${i} about the garden and the tomatoes.` })),
     );
-    expect(await memory.flush()).toEqual({ settled: true, pending: [] });
+    const report = await memory.flush();
+    expect([report.settled, report.pending]).toEqual([true, []]);
+    // what the flush waited for is counted in its report: 12 turns ingested (offline: no tokens)
+    expect(report.derivation.results).toBeGreaterThan(0);
+    expect(report.derivation.byJobType.ingest).toBeUndefined();
+    expect([report.derivation.inputTokens, report.derivation.degradedResults]).toEqual([0, 0]);
     await memory.close();
   });
 });

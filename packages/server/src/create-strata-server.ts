@@ -21,6 +21,7 @@ import { addMessageRoutes } from './routes/messages.js';
 import { addSearchRoutes } from './routes/search.js';
 import { addSessionRoutes } from './routes/sessions.js';
 import { addTransferRoutes } from './routes/transfer.js';
+import { addUsageRoutes } from './routes/usage.js';
 
 /** The paths that take a key; /healthz, /readyz and /openapi.json do not. */
 const KEYED_PATHS = ['/v1/*', '/metrics', '/mcp'];
@@ -77,7 +78,7 @@ export function createStrataServer(options: StrataServerOptions): OpenAPIHono<Se
   const metrics = createServerMetrics(memory);
   addHttpLayer(app, resolved, metrics.middleware);
   const deps = { app, memory };
-  addHealthRoutes(deps, resolved.ready, metrics.registry);
+  addHealthRoutes(deps, resolved.ready, metrics);
   addSessionRoutes(deps);
   addMessageRoutes(deps);
   addContextRoutes(deps);
@@ -86,6 +87,7 @@ export function createStrataServer(options: StrataServerOptions): OpenAPIHono<Se
   addFactRoutes(deps);
   addForgetRoutes(deps);
   addDerivationRoutes(deps);
+  addUsageRoutes(deps);
   addMcpRoute(deps, resolved.onError);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'An API key secret (sk_strata_…) from `strata keys create`.' });
   app.doc31('/openapi.json', {

@@ -18,6 +18,7 @@ const ROUTES: Record<string, string[]> = {
   '/v1/import': ['post'],
   '/v1/flush': ['post'],
   '/v1/status': ['get'],
+  '/v1/usage': ['get'],
   '/healthz': ['get'],
   '/readyz': ['get'],
   '/metrics': ['get'],

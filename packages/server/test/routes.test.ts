@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import type { Memory, MessageInput, PendingJob } from '@strata/core';
+import type { DerivationStats, Memory, MessageInput, PendingJob } from '@strata/core';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createStrataServer, type ServerLimits, startStrataServer } from '../src/index.js';
@@ -160,7 +160,7 @@ describe('context, search, facts, forget, transfer', () => {
     const { app, acme, memory } = await serve();
     const { id } = await memory.sessions.create({ namespace: 'acme' });
     const [said] = await memory.append(id, turns('I live in Lisbon.'));
-    expect((await call(app, 'POST', '/v1/flush', { auth: acme, json: {} })).data).toEqual({ settled: true, pending: [] });
+    expect((await call(app, 'POST', '/v1/flush', { auth: acme, json: {} })).data).toMatchObject({ settled: true, pending: [], derivation: { results: 1, failedTries: 0 } });
     const search = await call(app, 'POST', '/v1/search', { auth: acme, json: { query: 'Lisbon', kinds: ['turn'] } });
     expect(search.data.hits.map((h: { id: string }) => h.id)).toContain(said!.id);
     const facts = (await call(app, 'GET', '/v1/facts', { auth: acme })).data.facts;
@@ -246,20 +246,30 @@ describe('tenancy', () => {
     expect([unnamed.status, unnamed.data.detail]).toEqual([400, 'namespace is required with a prefix key']);
   });
 
-  it('lists only the pending jobs of sessions in the key’s reach, in /v1/status and /v1/flush', async () => {
+  it('lists only the pending jobs and the namespaces’ token usage in the key’s reach, in /v1/status and /v1/flush', async () => {
     const base = await createTestMemory();
     const [mine, theirs] = [await base.sessions.create({ namespace: 'acme' }), await base.sessions.create({ namespace: 'globex' })];
     const job = (sessionId: string): PendingJob => ({ key: `ingest:${sessionId}`, type: 'ingest', sessionId, fromSeq: 1, toSeq: 1, state: 'failed', attempts: 3 });
     const jobs = [job(mine.id), job(theirs.id), job('ses_gone')];
-    const memory = overriding(base, { pending: async () => jobs, flush: async () => ({ settled: true, pending: jobs }) });
+    const usage = (inputTokens: number) => ({ inputTokens, outputTokens: 1, calls: 1 });
+    const byNamespace = { acme: usage(10), 'acme-2': usage(20), globex: usage(30) };
+    const derivation: DerivationStats = { ...base.stats().derivation, inputTokens: 60, outputTokens: 3, modelCalls: 3, byModel: { m: usage(60) }, byNamespace };
+    const memory = overriding(base, { pending: async () => jobs, flush: async () => ({ settled: true, pending: jobs, derivation }), stats: () => ({ derivation }) });
     opened.push(base);
     const keys = new TestKeyStore();
     const app = createStrataServer({ memory, auth: { keys }, limits: { rateLimit: false } });
     const acme = await keys.bearer('acme', ['read', 'write']);
-    expect((await call(app, 'GET', '/v1/status', { auth: acme })).data.pending).toEqual([job(mine.id)]);
-    expect((await call(app, 'POST', '/v1/flush', { auth: acme })).data.pending).toEqual([job(mine.id)]);
+    const status = (await call(app, 'GET', '/v1/status', { auth: acme })).data;
+    expect(status.pending).toEqual([job(mine.id)]);
+    // the process-wide counters as they are, by namespace only acme's (exact: not acme-2)
+    expect(status.stats.derivation).toEqual({ ...derivation, byNamespace: { acme: usage(10) } });
+    const flushed = (await call(app, 'POST', '/v1/flush', { auth: acme })).data;
+    expect([flushed.pending, flushed.derivation]).toEqual([[job(mine.id)], { ...derivation, byNamespace: { acme: usage(10) } }]);
+    const prefix = await keys.bearer('acme', ['read'], 'prefix');
+    expect((await call(app, 'GET', '/v1/status', { auth: prefix })).data.stats.derivation.byNamespace).toEqual({ acme: usage(10), 'acme-2': usage(20) });
+    expect((await call(app, 'GET', '/v1/status?namespace=acme-2', { auth: prefix })).data.stats.derivation.byNamespace).toEqual({ 'acme-2': usage(20) });
     const open = createStrataServer({ memory, limits: { rateLimit: false } });
-    expect((await call(open, 'GET', '/v1/status')).data.pending).toEqual(jobs);
+    expect((await call(open, 'GET', '/v1/status')).data).toEqual({ pending: jobs, stats: { derivation } });
   });
 });
 

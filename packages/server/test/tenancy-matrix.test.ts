@@ -152,19 +152,25 @@ describe("another tenant's listings, searches and jobs", () => {
     expect(facts.facts.map((f) => f.id).sort()).toEqual(fx.tenants.globex.facts.map((f) => f.id).sort());
   });
 
-  it("never shows acme's pending jobs in /v1/status or /v1/flush, which acme itself sees", async () => {
+  it("never shows acme's pending jobs or token usage in /v1/status, /v1/flush or /metrics, which acme itself sees", async () => {
     const held = fx.tenants.acmeHeld.id;
     expect((await fx.memory.pending()).map((job) => job.sessionId)).toContain(held);
+    expect(Object.keys(fx.memory.stats().derivation.byNamespace)).toContain('acme');
     const status = { method: 'GET', path: '/v1/status' };
     const flush = json('POST', '/v1/flush', {});
-    for (const req of [status, flush]) {
+    const metrics = { method: 'GET', path: '/metrics' };
+    for (const req of [status, flush, metrics]) {
       const res = await asGlobex(req);
       expect(res.status, res.text).toBe(200);
       expect(findLeaks(res.text, acmeSecrets(), req)).toEqual([]);
-      expect((JSON.parse(res.text) as { pending: unknown[] }).pending).toEqual([]);
+      if (req !== metrics) expect((JSON.parse(res.text) as { pending: unknown[] }).pending).toEqual([]);
     }
+    const stats = (res: RawResponse) => (JSON.parse(res.text) as { stats: { derivation: { byNamespace: Record<string, unknown> } } }).stats.derivation;
+    expect(Object.keys(stats(await asGlobex(status)).byNamespace)).toEqual(['globex']);
     const own = await send(status, `Bearer ${fx.keys.acmeAdmin}`);
     expect((JSON.parse(own.text) as { pending: { sessionId: string }[] }).pending.map((job) => job.sessionId)).toContain(held);
+    expect(Object.keys(stats(own).byNamespace)).toEqual(['acme']);
+    expect((await send(metrics, `Bearer ${fx.keys.acmeAdmin}`)).text).toMatch(/^strata_model_tokens_by_namespace_total\{direction="input",namespace="acme"\} [1-9]/m);
   });
 
   it('lets a prefix key reach team/a and team/b, and its owner reach acme (the 404s above are not blanket)', async () => {

@@ -62,6 +62,7 @@ export function overriding(memory: MemoryApi, overrides: Partial<Omit<MemoryApi,
     flush: (options) => memory.flush(options),
     pending: () => memory.pending(),
     stats: () => memory.stats(),
+    usage: (filter) => memory.usage(filter),
     close: () => memory.close(),
   };
   return { ...base, ...rest };

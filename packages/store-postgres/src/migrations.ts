@@ -168,6 +168,14 @@ export const MIGRATIONS: readonly { version: number; description: string; sql: s
       );
     `,
   },
+  {
+    version: 2,
+    description: "a job's token usage, as the models reported it, beside its ledger record",
+    sql: `
+      -- NULL on every older record and on jobs that called no model: their usage is unknown, not zero
+      ALTER TABLE jobs ADD COLUMN usage jsonb;
+    `,
+  },
 ];
 
 /**

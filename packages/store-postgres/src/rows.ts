@@ -1,6 +1,6 @@
 // Kept in one file: every table's row shape beside its mapping both ways, so a column is changed for reads and writes at once.
 import { restoreText, StrataError } from '@strata/core';
-import type { Fact, JobRecord, JobType, NewMessage, Role, Session, StoredMessage, Summary, SummaryLevel, ToolCall, Topic, TurnLink } from '@strata/core';
+import type { Fact, JobRecord, JobType, JobUsage, NewMessage, Role, Session, StoredMessage, Summary, SummaryLevel, TokenUsage, ToolCall, Topic, TurnLink } from '@strata/core';
 
 /*
  * Rows as the tables hold them (bigint columns read as numbers, see database.ts), and their
@@ -96,6 +96,8 @@ export interface JobRow {
   from_seq: number;
   to_seq: number;
   applied_at: number;
+  /** The JSONB column as the driver parses it: {@link storedUsage}'s value, null when the models reported none. */
+  usage: JobUsage | null;
 }
 
 export interface TopicRow {
@@ -210,7 +212,37 @@ export function toFact(row: FactRow): Fact {
 }
 
 export function toJob(row: JobRow): JobRecord {
-  return { key: row.key, type: row.type as JobType, sessionId: row.session_id, fromSeq: row.from_seq, toSeq: row.to_seq, appliedAt: row.applied_at };
+  const job: JobRecord = { key: row.key, type: row.type as JobType, sessionId: row.session_id, fromSeq: row.from_seq, toSeq: row.to_seq, appliedAt: row.applied_at };
+  if (row.usage !== null) job.usage = readUsage(row.usage);
+  return job;
+}
+
+/** A lone UTF-16 surrogate: the driver writes U+FFFD for one in a text column; JSONB refuses it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * A job's usage as JSONB input. JSONB, unlike the text columns, refuses U+0000 and lone
+ * surrogates in its strings; model names (its only strings) are free text, so they are stored
+ * as {@link storedText}, a lone surrogate as U+FFFD (what a text column would keep of it).
+ */
+export function storedUsage(usage: JobUsage | undefined): string | null {
+  if (usage === undefined) return null;
+  const byModel = usage.byModel;
+  if (byModel === undefined) return toJson(usage, 'job usage');
+  const names = Object.entries(byModel).map(([model, part]) => [storedText(model.replace(LONE_SURROGATE, '\uFFFD')), part]);
+  // fromEntries defines each name as an own property, so a model named `__proto__` is kept as one
+  return toJson({ ...usage, byModel: Object.fromEntries(names) }, 'job usage');
+}
+
+/** The usage {@link storedUsage} stored, its fields back in their domain order (JSONB orders keys by length). */
+function readUsage(stored: JobUsage): JobUsage {
+  const usage: JobUsage = tokenUsage(stored);
+  if (stored.byModel !== undefined) usage.byModel = Object.fromEntries(Object.entries(stored.byModel).map(([model, part]) => [readText(model), tokenUsage(part)]));
+  return usage;
+}
+
+function tokenUsage(stored: TokenUsage): TokenUsage {
+  return { inputTokens: stored.inputTokens, outputTokens: stored.outputTokens, calls: stored.calls };
 }
 
 /** A centroid as float64 bytes: a read returns exactly the values written. */

@@ -95,7 +95,7 @@ export async function selectFacts(db: Queryable, filter: FactFilter): Promise<Fa
 
 export async function selectJobs(db: Queryable, filter: JobFilter): Promise<JobRecord[]> {
   const conditions = new Conditions().add('session_id = ?', filter.sessionId).add('type = ?', filter.type);
-  const base = `SELECT key, type, session_id, from_seq, to_seq, applied_at FROM jobs${conditions.where()}`;
+  const base = `SELECT key, type, session_id, from_seq, to_seq, applied_at, usage FROM jobs${conditions.where()}`;
   return (await newestLast<JobRow>(db, base, ['to_seq', 'key'], conditions, filter.last)).map(toJob);
 }
 

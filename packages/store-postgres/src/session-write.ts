@@ -1,7 +1,7 @@
 import type { JobRecord, Session, StoreOp, StoredMessage, WriteBatch, WriteReceipt } from '@strata/core';
 import type { Queryable } from './database.js';
 import { removeDocuments, removeSessionDocuments } from './lexical.js';
-import { storedOptional, toJson } from './rows.js';
+import { storedOptional, storedUsage, toJson } from './rows.js';
 import { putFacts, putSummaries } from './write-derived.js';
 import { assertIntegrity, lockSlotsAndSessions } from './write-integrity.js';
 import { appendMessages, insertMessages } from './write-messages.js';
@@ -67,13 +67,14 @@ async function putSession(tx: Queryable, session: Session): Promise<void> {
 /** The ledger records when a job was first applied; recording it again changes nothing. */
 async function recordJobs(tx: Queryable, jobs: readonly JobRecord[]): Promise<void> {
   for (const job of jobs) {
-    await tx.query('INSERT INTO jobs (key, type, session_id, from_seq, to_seq, applied_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (key) DO NOTHING', [
+    await tx.query('INSERT INTO jobs (key, type, session_id, from_seq, to_seq, applied_at, usage) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb) ON CONFLICT (key) DO NOTHING', [
       job.key,
       job.type,
       job.sessionId,
       job.fromSeq,
       job.toSeq,
       job.appliedAt,
+      storedUsage(job.usage),
     ]);
   }
 }

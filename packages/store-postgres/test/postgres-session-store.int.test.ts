@@ -3,6 +3,7 @@ import pg from 'pg';
 import { StrataError } from '@strata/core';
 import type { Fact, Session, StrataErrorCode } from '@strata/core';
 import { createPostgresSessionStore, SCHEMA_VERSION, type PostgresSessionStore } from '../src/index.js';
+import { MIGRATIONS } from '../src/migrations.js';
 import { dropSchemas, POSTGRES_URL, postgresUnavailable, uniqueSchema } from './postgres-server.js';
 import { appendsWhile } from './retrying-appends.js';
 
@@ -76,6 +77,34 @@ describe.skipIf(unavailable !== null)(`PostgresSessionStore on a real server (${
     await sql(`CREATE SCHEMA ${foreign}; CREATE TABLE ${foreign}.orders (id int)`);
     await expectCode(open(foreign), 'CONFIG_INVALID', /not a strata schema.*orders/);
     expect((await sql(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = '${foreign}'`)).rows[0]).toEqual({ n: 1 });
+  });
+
+  it('migrates a version 1 schema to version 2: its job records read back without usage, new ones keep theirs', async () => {
+    const schema = uniqueSchema();
+    schemas.push(schema);
+    await sql(`
+      CREATE SCHEMA ${schema};
+      SET search_path TO ${schema};
+      ${MIGRATIONS[0]?.sql ?? ''};
+      CREATE TABLE schema_migrations (version integer PRIMARY KEY, description text NOT NULL, applied_at bigint NOT NULL);
+      INSERT INTO schema_migrations VALUES (1, 'version 1', 0);
+      INSERT INTO jobs (key, type, session_id, from_seq, to_seq, applied_at) VALUES ('ingest:s1:1-2', 'ingest', 's1', 1, 2, 3), ('summarize:s1:1-2', 'summarize', 's1', 1, 2, 4);
+    `);
+    const store = await open(schema);
+    const versions = (await sql(`SELECT version FROM ${schema}.schema_migrations ORDER BY version`)).rows as { version: number }[];
+    expect(versions.map((r) => r.version)).toEqual([1, 2]);
+    const old = await store.jobs({ sessionId: 's1' });
+    expect(old).toStrictEqual([
+      { key: 'ingest:s1:1-2', type: 'ingest', sessionId: 's1', fromSeq: 1, toSeq: 2, appliedAt: 3 },
+      { key: 'summarize:s1:1-2', type: 'summarize', sessionId: 's1', fromSeq: 1, toSeq: 2, appliedAt: 4 },
+    ]);
+    expect(old.map((job) => 'usage' in job)).toEqual([false, false]);
+    const usage = { inputTokens: 120, outputTokens: 30, calls: 2, byModel: { 'gpt-4o-mini': { inputTokens: 120, outputTokens: 30, calls: 2 } } };
+    const job = { key: 'consolidate:s1:1-2', type: 'consolidate' as const, sessionId: 's1', fromSeq: 1, toSeq: 2, appliedAt: 5, usage };
+    await store.write({ ops: [{ type: 'recordJobs', jobs: [job] }] });
+    expect(await store.jobs({ sessionId: 's1', type: 'consolidate' })).toStrictEqual([job]);
+    const stored = (await sql(`SELECT usage->'byModel'->'gpt-4o-mini'->>'calls' AS calls FROM ${schema}.jobs WHERE usage IS NOT NULL`)).rows;
+    expect(stored).toEqual([{ calls: '2' }]);
   });
 
   it('rejects a bad URL or schema name with CONFIG_INVALID, and an unreachable server with a retryable BACKEND_UNAVAILABLE', async () => {

@@ -232,6 +232,12 @@ export const MIGRATIONS: readonly { version: number; description: string; up: (d
       }
     },
   },
+  {
+    version: 9,
+    description: "a job's token usage, as the models reported it (JSON), beside its ledger record",
+    // NULL on every older record and on jobs that called no model: their usage is unknown, not zero
+    up: (db) => db.exec('ALTER TABLE jobs ADD COLUMN usage TEXT;'),
+  },
 ];
 
 /**

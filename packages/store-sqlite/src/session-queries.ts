@@ -119,7 +119,7 @@ export function selectFacts(cache: StatementCache, filter: FactFilter): Fact[] {
 
 export function selectJobs(cache: StatementCache, filter: JobFilter): JobRecord[] {
   const conditions = new Conditions().add('session_id = ?', filter.sessionId).add('type = ?', filter.type);
-  const base = `SELECT key, type, session_id, from_seq, to_seq, applied_at FROM jobs${conditions.where()}`;
+  const base = `SELECT key, type, session_id, from_seq, to_seq, applied_at, usage FROM jobs${conditions.where()}`;
   return (newestLast(cache, base, 'to_seq, key', conditions.params, filter.last) as JobRow[]).map(toJob);
 }
 

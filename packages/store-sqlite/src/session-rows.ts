@@ -1,6 +1,6 @@
 // Kept in one file: every session table's row shape beside its mapping both ways, so a column is changed for reads and writes at once.
 import { restoreText, StrataError } from '@strata/core';
-import type { Fact, JobRecord, JobType, NewMessage, Role, Session, StoredMessage, Summary, SummaryLevel, ToolCall } from '@strata/core';
+import type { Fact, JobRecord, JobType, JobUsage, NewMessage, Role, Session, StoredMessage, Summary, SummaryLevel, ToolCall } from '@strata/core';
 
 /*
  * Rows as the session tables hold them, and their mapping to and from strata's domain
@@ -72,6 +72,8 @@ export interface JobRow {
   from_seq: number;
   to_seq: number;
   applied_at: number;
+  /** The job's JobUsage as JSON; null when the models reported none (and on rows older than schema version 9). */
+  usage: string | null;
 }
 
 /** A summary or fact row as read, with its provenance in order. */
@@ -211,11 +213,19 @@ export function toFact(row: WithSources<FactRow>): Fact {
 }
 
 export function jobRow(job: JobRecord): JobRow {
-  return { key: job.key, type: job.type, session_id: job.sessionId, from_seq: job.fromSeq, to_seq: job.toSeq, applied_at: job.appliedAt };
+  return {
+    key: job.key,
+    type: job.type,
+    session_id: job.sessionId,
+    from_seq: job.fromSeq,
+    to_seq: job.toSeq,
+    applied_at: job.appliedAt,
+    usage: job.usage === undefined ? null : toJson(job.usage, 'job usage'),
+  };
 }
 
 export function toJob(row: JobRow): JobRecord {
-  return {
+  const job: JobRecord = {
     key: row.key,
     type: row.type as JobType,
     sessionId: row.session_id,
@@ -223,6 +233,8 @@ export function toJob(row: JobRow): JobRecord {
     toSeq: row.to_seq,
     appliedAt: row.applied_at,
   };
+  if (row.usage !== null) job.usage = parseJson<JobUsage>(row.usage);
+  return job;
 }
 
 /** JSON for a column; values JSON cannot hold (BigInt, cycles) are rejected as input. */

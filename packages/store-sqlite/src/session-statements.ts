@@ -106,8 +106,8 @@ function prepareDerivedStatements(db: Database.Database): DerivedStatements {
     deleteSources: db.prepare('DELETE FROM provenance WHERE item_kind = ? AND item_id = ?'),
     jobExists: db.prepare<[string], number>('SELECT 1 FROM jobs WHERE key = ?').pluck(),
     insertJob: db.prepare(`
-      INSERT INTO jobs (key, type, session_id, from_seq, to_seq, applied_at)
-      VALUES (@key, @type, @session_id, @from_seq, @to_seq, @applied_at)
+      INSERT INTO jobs (key, type, session_id, from_seq, to_seq, applied_at, usage)
+      VALUES (@key, @type, @session_id, @from_seq, @to_seq, @applied_at, @usage)
       ON CONFLICT (key) DO NOTHING`),
     deleteJob: db.prepare('DELETE FROM jobs WHERE key = ?'),
   };

@@ -43,7 +43,7 @@ describe('migrations', () => {
   it('creates every table in an empty file and records SCHEMA_VERSION', async () => {
     const store = await createSqliteSessionStore({ path });
     await store.close();
-    expect(SCHEMA_VERSION).toBe(8);
+    expect(SCHEMA_VERSION).toBe(9);
     expect(userVersion()).toBe(SCHEMA_VERSION);
     const names = inspect((db) => db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all());
     expect(names).toEqual(expect.arrayContaining(TABLES));
@@ -76,6 +76,40 @@ describe('migrations', () => {
       await store.close();
     }
     expect(userVersion()).toBe(SCHEMA_VERSION);
+  });
+
+  it('migrates a version 8 file to version 9: its job records read back without usage, new ones keep theirs', async () => {
+    const v8 = new Database(path);
+    v8.function('strata_terms', { deterministic: true }, (text: unknown) => analyzeText(String(text ?? '')).join(' '));
+    migrate(v8, path, 8);
+    v8.exec(`
+      INSERT INTO sessions (id, namespace, metadata, created_at, updated_at, last_seq) VALUES ('s1', 'ns', '{}', 1, 2, 2);
+      INSERT INTO jobs (key, type, session_id, from_seq, to_seq, applied_at)
+        VALUES ('ingest:s1:1-2', 'ingest', 's1', 1, 2, 3), ('summarize:s1:1-2', 'summarize', 's1', 1, 2, 4);
+    `);
+    v8.close();
+
+    const store = await createSqliteSessionStore({ path });
+    try {
+      expect(userVersion()).toBe(SCHEMA_VERSION);
+      const old = await store.jobs({ sessionId: 's1' });
+      expect(old).toStrictEqual([
+        { key: 'ingest:s1:1-2', type: 'ingest', sessionId: 's1', fromSeq: 1, toSeq: 2, appliedAt: 3 },
+        { key: 'summarize:s1:1-2', type: 'summarize', sessionId: 's1', fromSeq: 1, toSeq: 2, appliedAt: 4 },
+      ]);
+      expect(old.map((job) => 'usage' in job)).toEqual([false, false]);
+      const usage = { inputTokens: 120, outputTokens: 30, calls: 2, byModel: { 'gpt-4o-mini': { inputTokens: 120, outputTokens: 30, calls: 2 } } };
+      const job = { key: 'consolidate:s1:1-2', type: 'consolidate' as const, sessionId: 's1', fromSeq: 1, toSeq: 2, appliedAt: 5, usage };
+      await store.write({ ops: [{ type: 'recordJobs', jobs: [job] }] });
+      expect(await store.jobs({ sessionId: 's1', type: 'consolidate' })).toStrictEqual([job]);
+    } finally {
+      await store.close();
+    }
+    expect(inspect((db) => db.prepare('SELECT key, usage FROM jobs ORDER BY key').raw().all())).toEqual([
+      ['consolidate:s1:1-2', '{"inputTokens":120,"outputTokens":30,"calls":2,"byModel":{"gpt-4o-mini":{"inputTokens":120,"outputTokens":30,"calls":2}}}'],
+      ['ingest:s1:1-2', null],
+      ['summarize:s1:1-2', null],
+    ]);
   });
 
   it('migrates a version 1 file with data to the current version and indexes the old rows for search', async () => {
@@ -184,10 +218,13 @@ describe('migrations', () => {
         fts: db.prepare("SELECT name FROM sqlite_schema WHERE name LIKE '%_fts%'").pluck().all(),
         integrity: db.pragma('integrity_check', { simple: true }),
       }));
-      // version 7 adds two columns to messages (a turn's token count and its counter), null on every older row
+      // version 7 adds two columns to messages (a turn's token count and its counter), version 9 one
+      // to jobs (a job's token usage), null on every older row
       const messages = (after.rows.messages ?? []) as unknown[][];
+      const jobs = (after.rows.jobs ?? []) as unknown[][];
       expect(messages.map((row) => row.slice(-2))).toEqual(messages.map(() => [null, null]));
-      expect({ ...after.rows, messages: messages.map((row) => row.slice(0, -2)) }).toEqual(before);
+      expect(jobs.map((row) => row.slice(-1))).toEqual([[null]]);
+      expect({ ...after.rows, messages: messages.map((row) => row.slice(0, -2)), jobs: jobs.map((row) => row.slice(0, -1)) }).toEqual(before);
       expect(after.fts).toEqual([]);
       expect(after.integrity).toBe('ok');
       const search = async (text: string, kinds: ('turn' | 'summary' | 'fact')[]): Promise<string[]> =>

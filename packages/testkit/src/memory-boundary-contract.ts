@@ -222,6 +222,32 @@ export function describeMemoryBoundaryContract(name: string, options: MemoryBoun
       expect(context.manifest.some((item) => item.included)).toBe(true);
     });
 
+    it('reports usage of a namespace by its exact name: unknown is all zeros, another namespace’s session is NOT_FOUND', async () => {
+      const m = await open();
+      const mine = await m.sessions.create({ namespace: 'usage' });
+      const theirs = await m.sessions.create({ namespace: 'usage-other' });
+      await m.append(mine.id, { role: 'user', content: 'I adopted a cat called Miso.' });
+      await m.append(theirs.id, { role: 'user', content: 'I live in Oslo.' });
+      await m.flush();
+      const zeros = { jobs: 0, jobsWithUsage: 0, total: { inputTokens: 0, outputTokens: 0, calls: 0 }, byJobType: {}, byModel: {}, bySession: {} };
+      // look-alikes of 'usage' are other namespaces, with nothing in them
+      for (const namespace of ['nobody', 'usage\u00A0', 'Usage', 'usage\uD800']) expect(await m.usage({ namespace })).toEqual({ namespace, ...zeros });
+      // the offline models report no usage: the jobs are counted, the tokens are zero
+      const own = await m.usage({ namespace: 'usage', sessionId: mine.id });
+      expect(own).toMatchObject({ namespace: 'usage', sessionId: mine.id, jobsWithUsage: 0, total: zeros.total, byModel: {}, bySession: {} });
+      expect(own.jobs).toBeGreaterThan(0);
+      expect(await m.usage({ namespace: 'usage' })).toEqual({ namespace: 'usage', ...zeros, jobs: own.jobs });
+      // another namespace's session answers what a missing one answers, with nothing of it
+      const foreign = await expectRejected(m.usage({ namespace: 'usage', sessionId: theirs.id }), 'NOT_FOUND');
+      const missing = await expectRejected(m.usage({ namespace: 'usage', sessionId: 'ses_missing' }), 'NOT_FOUND');
+      expect(foreign.message.replace(theirs.id, 'ses_missing')).toBe(missing.message);
+      expect(foreign.message).not.toContain('usage-other');
+      for (const sessionId of [' padded', '\uDC00']) await expectRejected(m.usage({ namespace: 'usage', sessionId }), 'NOT_FOUND');
+      for (const filter of [{ namespace: '' }, { namespace: 42 }, {}, null, 'usage', { namespace: 'usage', sessionId: '' }, { namespace: 'n'.repeat(1_025) }]) {
+        await expectRejected(m.usage(filter as never), 'INVALID_INPUT');
+      }
+    });
+
     /** A second memory on a fresh store of the same adapter, closed (and destroyed) by `run`'s end. */
     async function withSecond<T>(run: (second: MemoryApi) => Promise<T>): Promise<T> {
       const second = await openWith({ limits: LIMITS });

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, it } from 'vitest';
 import type { LexicalIndex, SessionStore } from '@strata/core';
 import type { Define } from './session-store-contract/fixtures.js';
+import { describeJobUsage } from './session-store-contract/job-usage-cases.js';
 import { describeLexicalSearch } from './session-store-contract/lexical-cases.js';
 import { describeLifecycle } from './session-store-contract/lifecycle-cases.js';
 import { describeReads } from './session-store-contract/read-cases.js';
@@ -65,6 +66,7 @@ export function describeSessionStoreContract(name: string, options: SessionStore
 
     describeWrites(test, current, lexical);
     describeReads(test, current);
+    describeJobUsage(test, current);
     describeLifecycle(test, current, lexical);
     describeLexicalSearch(test, current, lexical);
   });

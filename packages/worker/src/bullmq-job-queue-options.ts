@@ -14,7 +14,7 @@ export interface BullMqJobQueueOptions extends RedisConnectionOptions {
   applyConcurrency?: number;
   /** Tries per job (derive, and apply), counting the first. @defaultValue 4 */
   attempts?: number;
-  /** Backoff before retry n is `backoffMs * 2^(n-1)`. @defaultValue 1000 */
+  /** Backoff before retry n is `backoffMs * 2^(n-1)`, less up to half of it at random (jitter). @defaultValue 1000 */
   backoffMs?: number;
   /**
    * `drain()` learns that jobs settled from the queues' events, and finds jobs Redis lost when

@@ -1,7 +1,7 @@
 // Kept in one file: the queue class, one method per JobQueue operation, over this package's queues, trackers and metrics.
 import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { StrataError } from '@strata/core';
+import { isWorthRetrying, StrataError } from '@strata/core';
 import type { DeriveJob, JobQueue, JobRuntime, PendingJob } from '@strata/core';
 import { startApplyWorker } from './apply-worker.js';
 import { parseQueueOptions } from './bullmq-job-queue-options.js';
@@ -95,7 +95,15 @@ export class BullMqJobQueue implements JobQueue {
         queues: this.queues,
         serve: DERIVE_QUEUES,
         concurrency: settings.deriveConcurrency,
-        derive: (job, attempt) => runtime.derive(job, attempt),
+        derive: async (job, attempt) => {
+          try {
+            return await runtime.derive(job, attempt);
+          } catch (error) {
+            // this process's memory hears of its own workers' failed tries (a `strata worker` process reports its own)
+            runtime.failed?.(job, error, { number: attempt.number, willRetry: isWorthRetrying(error) && !attempt.isFinal });
+            throw error;
+          }
+        },
         onEvent: () => undefined, // failures reach drain() through the queues' events
       });
       this.workers.push(...derive);

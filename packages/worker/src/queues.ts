@@ -42,9 +42,12 @@ export function openQueues(client: Redis, prefix: string, onError: (error: unkno
   };
 }
 
-/** Retries with exponential backoff; completed jobs vanish (so a key can be enqueued again), failed ones stay. */
+/**
+ * Retries with exponential backoff, less up to half of it at random (so that jobs failing
+ * together do not retry in step); completed jobs vanish (so a key can be enqueued again), failed ones stay.
+ */
 export function jobOptions(key: string, attempts: number, backoffMs: number): JobsOptions {
-  return { jobId: jobIdOf(key), attempts, backoff: { type: 'exponential', delay: backoffMs }, removeOnComplete: true, removeOnFail: false };
+  return { jobId: jobIdOf(key), attempts, backoff: { type: 'exponential', delay: backoffMs, jitter: 0.5 }, removeOnComplete: true, removeOnFail: false };
 }
 
 export type Presence = 'none' | 'live' | 'failed';

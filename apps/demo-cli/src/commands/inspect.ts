@@ -5,6 +5,7 @@ import { count, print, printJson } from '../format/output.js';
 import { whileWaiting } from '../format/progress.js';
 import { renderTable } from '../format/table.js';
 import { renderTopics } from '../format/topics.js';
+import { coverageLine, formatCount, namespaceLine, noUsageLine, readSessionUsage, usageRows, type SessionUsage } from '../format/usage.js';
 import { positiveInt, requireSession, withMemory } from '../run-command.js';
 
 export interface TierReport {
@@ -48,6 +49,26 @@ export async function renderTiers(t: TierReport): Promise<string> {
   );
 }
 
+/**
+ * What the models cost: the session's tokens by job type and by model, and the namespace's
+ * total in one line; one line instead of a table when no job of the session called a model.
+ */
+export async function renderUsage({ session, namespace }: SessionUsage): Promise<string> {
+  const none = noUsageLine(session);
+  const lines = none
+    ? [pc.dim(none)]
+    : [
+        pc.dim(coverageLine(session)),
+        await renderTable(
+          ['by', 'name', 'tokens in', 'tokens out', 'calls'],
+          usageRows(session).map((r) => [r.by, r.name, formatCount(r.usage.inputTokens), formatCount(r.usage.outputTokens), formatCount(r.usage.calls)]),
+        ),
+      ];
+  // the namespace line would only repeat the offline one
+  if (namespace.jobsWithUsage > 0) lines.push(namespaceLine(namespace));
+  return lines.join('\n');
+}
+
 /** Tokens used per tier by the included items. */
 function budgetRows(context: ContextResult): string[][] {
   const used = new Map<string, number>();
@@ -74,13 +95,14 @@ export function registerInspectCommand(program: Command): void {
           memory.getContext(id, { budgetTokens: options.budget, touch: options.touch === true, ...(options.query === undefined ? {} : { query: options.query }) }),
         );
         const tiers = await reportTiers(memory, session, context);
-        const topics = await memory.topics.list(session.id);
+        const [topics, usage] = await Promise.all([memory.topics.list(session.id), readSessionUsage(memory, session)]);
         const { contextMessagesJson, renderContextMessages, renderManifest } = await import('../format/context.js');
         if (options.json) {
           return printJson({
             session,
             tiers,
             topics,
+            usage,
             context: { query: context.query, budgetTokens: context.budgetTokens, tokens: context.tokens, messages: contextMessagesJson(context), manifest: context.manifest },
           });
         }
@@ -88,6 +110,8 @@ export function registerInspectCommand(program: Command): void {
         print(await renderTiers(tiers));
         print(`\n${pc.bold('Topics')} (decay and cold storage)`);
         print(await renderTopics(topics));
+        print(`\n${pc.bold('Model usage')} (tokens the models reported for the derivation jobs applied)`);
+        print(await renderUsage(usage));
         print(`\n${pc.bold('Context for:')} "${context.query}"`);
         print(await renderTable(['budget', 'tokens'], budgetRows(context)));
         if (options.showContext) print(`\n${renderContextMessages(context)}`);

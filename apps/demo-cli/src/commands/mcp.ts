@@ -131,6 +131,7 @@ function checkedEachCall(memory: MemoryApi, check: () => Promise<void>): MemoryA
     import: checked((bundle, options) => memory.import(bundle, options)),
     flush: checked((options) => memory.flush(options)),
     pending: checked(() => memory.pending()),
+    usage: checked((filter) => memory.usage(filter)),
     stats: () => memory.stats(),
     close: () => memory.close(),
   };

@@ -1,7 +1,9 @@
 import { html } from 'hono/html';
 import type { ExportBundle, Fact, Memory, Summary } from '@strata/core';
+import { readSessionUsage } from '../format/usage.js';
 import { withMessageCounts } from '../session-counts.js';
 import { layout, when, type Html } from './layout.js';
+import { usageCard } from './usage-card.js';
 
 /** Namespaces and sessions: search, counts, last activity. */
 export async function sessionsPage(memory: Memory, namespace: string, query: string): Promise<Html> {
@@ -34,13 +36,14 @@ export async function sessionPage(memory: Memory, namespace: string, bundle: Exp
   const summariesOf = new Map<number, Summary[]>();
   for (const s of summaries) if (s.level !== 'synopsis') for (let seq = s.fromSeq; seq <= s.toSeq; seq++) summariesOf.set(seq, [...(summariesOf.get(seq) ?? []), s]);
   const idOfSeq = new Map(messages.map((m) => [m.seq, m.id]));
-  const { pending } = await memory.getContext(session.id, { budgetTokens: 200, touch: false });
+  const [{ pending }, usage] = await Promise.all([memory.getContext(session.id, { budgetTokens: 200, touch: false }), readSessionUsage(memory, session)]);
   const stats = memory.stats();
   const body = html`<div class="card"><b>${session.title ?? session.id}</b> <span class="dim">${session.id} · namespace ${session.namespace} · created ${when(session.createdAt)} · ${messages.length} messages</span>
 · <a href="/chat?session=${session.id}">chat</a> · <a href="/sessions/${session.id}/topics">threads and topics</a> · <a href="/context?session=${session.id}">context explorer</a>
 · export <a href="/sessions/${session.id}/export?format=md">Markdown</a> <a href="/sessions/${session.id}/export?format=json">JSON</a></div>
 <div class="card" id="pending"><b>Derivation and freshness</b> <span class="dim">jobs pending ${pending.jobs.length} · summarized through seq ${pending.watermarkSeq} of ${session.lastSeq} · turns not yet summarized ${pending.uncoveredMessages} · results applied since the app started ${stats.derivation.results}</span>
 ${pending.jobs.length ? html`<table><tr><th>job</th><th>turns</th><th>state</th><th>attempts</th><th>error</th></tr>${pending.jobs.map((j) => html`<tr><td>${j.type}</td><td>#${j.fromSeq}–#${j.toSeq}</td><td>${j.state}</td><td>${j.attempts}</td><td>${j.error ?? ''}</td></tr>`)}</table>` : ''}</div>
+${usageCard(usage)}
 <div class="card"><b>Summaries</b><table id="summaries"><tr><th>turns</th><th>level</th><th>text</th></tr>
 ${summaries.map((s) => html`<tr id="s-${s.id}"><td><a href="#m-${idOfSeq.get(s.fromSeq) ?? ''}">#${s.fromSeq}–#${s.toSeq}</a></td><td>${s.level}</td><td>${s.text}</td></tr>`)}</table></div>
 <div class="card"><b>Turns</b><table id="turns"><tr><th>#</th><th>when</th><th>role</th><th>text</th><th>summarized in</th><th>facts from it</th></tr>

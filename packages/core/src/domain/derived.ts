@@ -55,6 +55,19 @@ export interface Fact {
   degraded: boolean;
 }
 
+/** Input and output tokens summed over a number of model calls. */
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  calls: number;
+}
+
+/** Token usage of one job: the sum over its model calls, and the same split by model name. */
+export interface JobUsage extends TokenUsage {
+  /** The calls of each named model (calls whose model gave no name are in the totals only). */
+  byModel?: Record<string, TokenUsage>;
+}
+
 /** A job the store has applied. The key is deterministic: type + session + seq range. */
 export interface JobRecord {
   key: string;
@@ -63,6 +76,8 @@ export interface JobRecord {
   fromSeq: number;
   toSeq: number;
   appliedAt: number;
+  /** The token usage the models reported for the job's result, when a model was called. */
+  usage?: JobUsage;
 }
 
 /**

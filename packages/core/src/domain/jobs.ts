@@ -1,5 +1,6 @@
-import type { JobType } from './derived.js';
+import type { JobType, JobUsage } from './derived.js';
 import type { Role } from './message.js';
+import type { StrataErrorCode } from '../errors/strata-error.js';
 
 /** A turn as a derivation job carries it: just what a model needs. */
 export interface TranscriptTurn {
@@ -31,10 +32,12 @@ export interface KnownFact {
   text: string;
 }
 
-/** Input and output tokens of model calls (from the models' `usage_metadata`). */
+/** Input and output tokens of one model call (from the model's `usage_metadata`), and which model answered. */
 export interface ModelUsage {
   inputTokens: number;
   outputTokens: number;
+  /** The model's name (e.g. `gpt-4o-mini`), when the model reports it. */
+  model?: string;
 }
 
 /** An item of a model's answer left out because it did not validate: where it was (e.g. `facts[2]`), and why. */
@@ -43,9 +46,15 @@ export interface DroppedItem {
   reason: string;
 }
 
-/** Token usage of one job: the sum over its model calls. */
-export interface JobUsage extends ModelUsage {
-  calls: number;
+/**
+ * Why a result was derived offline (degraded): the model failure that made the job fall back.
+ * Plain data, so that it crosses threads and processes with the result.
+ */
+export interface ModelFailure {
+  code: StrataErrorCode;
+  message: string;
+  /** The model endpoint's host (`host:port`), never a key or a path, when known. */
+  endpoint?: string;
 }
 
 /**
@@ -101,6 +110,8 @@ export type DeriveResult =
       turnVectors: VectorOf[];
       facts: (ExtractedFact & { vector: number[] })[];
       degraded: boolean;
+      /** Why it is degraded: the model failure the offline fallback replaced. */
+      degradedBy?: ModelFailure;
       usage?: JobUsage;
       /** Items of the model's answer left out because they were invalid (the valid ones are in `facts`). */
       dropped?: DroppedItem[];
@@ -111,6 +122,8 @@ export type DeriveResult =
       vector: number[];
       sourceMessageIds: string[];
       degraded: boolean;
+      /** Why it is degraded: the model failure the offline fallback replaced. */
+      degradedBy?: ModelFailure;
       usage?: JobUsage;
     }
   | {
@@ -120,5 +133,7 @@ export type DeriveResult =
       sourceMessageIds: string[];
       replacesSynopsisId?: string;
       degraded: boolean;
+      /** Why it is degraded: the model failure the offline fallback replaced. */
+      degradedBy?: ModelFailure;
       usage?: JobUsage;
     };

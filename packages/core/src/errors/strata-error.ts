@@ -26,6 +26,8 @@ export interface StrataErrorOptions {
   cause?: unknown;
   /** True when trying again later can succeed (busy database, server down). */
   retryable?: boolean;
+  /** The host (`host:port`) of the model endpoint or backend that failed; never a key or a path. */
+  endpoint?: string;
 }
 
 /**
@@ -37,6 +39,8 @@ export class StrataError extends Error {
   readonly code: StrataErrorCode;
   readonly hint: string;
   readonly retryable: boolean;
+  /** The host (`host:port`) of the model endpoint or backend that failed, when known; never a key or a path. */
+  readonly endpoint?: string;
   readonly [BRAND] = true;
 
   constructor(code: StrataErrorCode, message: string, options: StrataErrorOptions) {
@@ -45,6 +49,7 @@ export class StrataError extends Error {
     this.code = code;
     this.hint = options.hint;
     this.retryable = options.retryable ?? (code === 'BACKEND_UNAVAILABLE' || code === 'RATE_LIMITED');
+    if (options.endpoint !== undefined) this.endpoint = options.endpoint;
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { DeriveJob, DeriveResult } from '../domain/jobs.js';
+import type { DeriveJob, DeriveResult, JobRef } from '../domain/jobs.js';
 import type { PendingJob } from '../domain/retrieval.js';
 
 /** Which try of a job this is. A runtime may degrade (e.g. fall back to an offline model) on the final one. */
@@ -18,6 +18,19 @@ export interface JobRuntime {
   derive(job: DeriveJob, attempt: DeriveAttempt): Promise<DeriveResult>;
   /** Idempotent: applying the same result twice stores it once. */
   apply(result: DeriveResult): Promise<void>;
+  /**
+   * Told of each try of a job that failed (its derivation or its apply), and whether the queue
+   * tries again. Queues call it where they learn of the failure; it must not throw.
+   */
+  failed?(job: JobRef, error: unknown, attempt: FailedAttempt): void;
+}
+
+/** A try that failed: which one, and whether another follows. */
+export interface FailedAttempt {
+  /** 1 for the first try. */
+  number: number;
+  /** False when the job failed for good (its last try, or a failure retrying cannot fix). */
+  willRetry: boolean;
 }
 
 /** Runs derivation jobs in the background. */

@@ -1,3 +1,5 @@
+import type { JobType } from '../domain/derived.js';
+
 /**
  * Failures of work a memory does off the caller's path, after the call that caused it has
  * returned: the caller cannot catch them, so they are reported to a listener instead.
@@ -14,7 +16,11 @@ export type BackgroundErrorKind =
   /** Recording the topic accesses of a read (the read itself succeeded). */
   | 'topic-access'
   /** Items of a model's answer left out because they did not validate; the job kept the valid ones (the error lists what and why). */
-  | 'model-output';
+  | 'model-output'
+  /** A try of a derivation job failed (its model, its embeddings or its apply); `willRetry` says whether the queue tries again. */
+  | 'derive'
+  /** A job's model failed and the offline fallback's output was applied instead: marked degraded, re-derived once the model answers. */
+  | 'degraded';
 
 /** One failure of background work, as the `onError` listener receives it: what failed, the error, and the session. */
 export interface BackgroundError {
@@ -22,6 +28,12 @@ export interface BackgroundError {
   error: unknown;
   /** The session the work was for, when it was for one. */
   sessionId?: string;
+  /** The derivation job (kinds `derive`, `degraded`, `model-output`). */
+  job?: { key: string; type: JobType };
+  /** Kind `derive`: which try failed (1 for the first), and whether the queue tries again. */
+  attempt?: { number: number; willRetry: boolean };
+  /** The model endpoint's host (`host:port`) when a model call failed; never a key or a path. */
+  endpoint?: string;
 }
 
 /** Told of each background failure. It must not throw: what it throws is rethrown as an uncaught exception. */

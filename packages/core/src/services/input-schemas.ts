@@ -143,6 +143,11 @@ export const titleSchema = text('title', 2_000)
     if (/[\p{Cc}\p{Zl}\p{Zp}]/u.test(value)) ctx.addIssue({ code: 'custom', message: 'title must be one line without control characters' });
   });
 
+export const usageFilterSchema = z.object({
+  namespace: namespaceSchema,
+  sessionId: sessionIdSchema.optional(),
+});
+
 export const factsListSchema = z.object({
   namespace: namespaceSchema,
   includeSuperseded: z.boolean().default(false),

@@ -5,6 +5,7 @@ import type { Session } from '../domain/session.js';
 import type { ContextOptions, ContextResult } from './retrieval/context.js';
 import type { FlushOptions, FlushReport } from './derivation/derivation-progress.js';
 import type { MemoryStats } from './derivation/derivation-stats.js';
+import type { UsageReport } from './derivation/usage-report.js';
 import type { ForgetReport, ForgetTarget } from './lifecycle/forget.js';
 import type { ExportFormat, ImportOptions, ImportReport } from './lifecycle/transfer.js';
 
@@ -69,6 +70,8 @@ export interface MemoryApi {
   pending(): Promise<PendingJob[]>;
   /** Derivation counters and token usage since this memory was created. */
   stats(): MemoryStats;
+  /** Token usage of the jobs applied to a namespace (or one of its sessions), from the job ledger. */
+  usage(filter: { namespace: string; sessionId?: string }): Promise<UsageReport>;
   /** Closes the memory; later calls throw CLOSED. */
   close(): Promise<void>;
 }

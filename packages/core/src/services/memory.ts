@@ -17,7 +17,9 @@ import {
   pruneSchema,
   sessionIdSchema,
   titleSchema,
+  usageFilterSchema,
 } from './input-schemas.js';
+import { usageReport, type UsageReport } from './derivation/usage-report.js';
 import { StrataError } from '../errors/strata-error.js';
 import { newId } from '../engine/ids.js';
 import type { DeriveResult, DroppedItem } from '../domain/jobs.js';
@@ -27,7 +29,7 @@ import { buildContext, type ContextOptions, type ContextResult } from './retriev
 import { deriveJob } from './derivation/derive.js';
 import { followDerivation, type FlushOptions, type FlushReport } from './derivation/derivation-progress.js';
 import { DegradedRecovery } from './derivation/degraded-recovery.js';
-import type { MemoryStats } from './derivation/derivation-stats.js';
+import { statsSince, type MemoryStats } from './derivation/derivation-stats.js';
 import type { ForgetReport, ForgetTarget } from './lifecycle/forget.js';
 import { Mutex } from './mutex.js';
 import { reindex, type ReindexReport } from './retrieval/reindex.js';
@@ -137,6 +139,11 @@ export class Memory implements MemoryApi {
     await this.deps.queue.start({
       derive: (job, attempt) => deriveJob(job, this.deps, attempt),
       apply: (result) => this.applyAndReschedule(result),
+      failed: (job, error, attempt) => {
+        this.recovery.countFailedTry();
+        const endpoint = StrataError.is(error) ? error.endpoint : undefined;
+        this.deps.reportError({ kind: 'derive', error, sessionId: job.sessionId, job: { key: job.key, type: job.type }, attempt, ...(endpoint === undefined ? {} : { endpoint }) });
+      },
     });
   }
 
@@ -155,7 +162,10 @@ export class Memory implements MemoryApi {
       return true;
     });
     if (!applied) return;
-    if ('dropped' in result && result.dropped?.length) this.deps.reportError({ kind: 'model-output', sessionId: result.job.sessionId, error: droppedItemsError(result.job.key, result.dropped) });
+    const job = { key: result.job.key, type: result.job.type };
+    if ('dropped' in result && result.dropped?.length) this.deps.reportError({ kind: 'model-output', sessionId: result.job.sessionId, job, error: droppedItemsError(result.job.key, result.dropped) });
+    if (result.degraded)
+      this.deps.reportError({ kind: 'degraded', sessionId: result.job.sessionId, job, error: degradedError(result), ...(result.degradedBy?.endpoint ? { endpoint: result.degradedBy.endpoint } : {}) });
     await nextMacrotask();
     await this.recovery.applied(result);
     // Planning goes on from here: the next summaries and consolidations, and the next slice of a long backlog.
@@ -176,6 +186,27 @@ export class Memory implements MemoryApi {
     return this.recovery.rederiveAll(async () => {
       await this.flush();
     });
+  }
+
+  /**
+   * The token usage the models reported for the jobs applied to a namespace, or to one of its
+   * sessions: in total, by job type, by model and by session. Read from the job ledger, so it
+   * counts every process and survives restarts; a forgotten session's usage goes with it.
+   * @throws StrataError INVALID_INPUT for a bad name; NOT_FOUND when `sessionId` is not a session of `namespace`.
+   * @example
+   * const { total, byModel } = await memory.usage({ namespace: 'user-42' });
+   */
+  async usage(filter: { namespace: string; sessionId?: string }): Promise<UsageReport> {
+    this.assertOpen();
+    const { namespace, sessionId } = parseWith(usageFilterSchema, filter, 'usage filter', `Pass { namespace: string, sessionId?: string }. ${NAME_HINT}`);
+    if (sessionId === undefined) return usageReport(this.deps, namespace, await this.deps.store.sessions({ namespace }));
+    const session = await this.getSession(sessionId);
+    // another namespace's session is reported exactly as a missing one
+    if (session?.namespace !== namespace)
+      throw new StrataError('NOT_FOUND', `no session with id ${JSON.stringify(sessionId)} in namespace ${JSON.stringify(namespace)}`, {
+        hint: `${SESSION_HINT} List sessions with memory.sessions.list({ namespace }).`,
+      });
+    return usageReport(this.deps, namespace, [session], sessionId);
   }
 
   /**
@@ -353,7 +384,8 @@ export class Memory implements MemoryApi {
    * at the start, every `progressIntervalMs` while it runs (when it moved), and a last event
    * (`done: true`) just before resolving; `derivedTurns` never decreases and, unless a job
    * failed for good, ends equal to `totalTurns`. Measuring costs one ledger row per session.
-   * Returns what is left: the jobs that failed for good, and, if it gave up while derivation
+   * Returns what it counted while it ran (`derivation`: results, degraded, failed tries, tokens)
+   * and what is left: the jobs that failed for good, and, if it gave up while derivation
    * kept planning more (`settled: false`), those still queued or running.
    * @throws StrataError INVALID_INPUT for bad options; whatever `onProgress` throws, once derivation has settled.
    * @example
@@ -363,11 +395,12 @@ export class Memory implements MemoryApi {
   async flush(options: FlushOptions = {}): Promise<FlushReport> {
     this.assertOpen();
     const { onProgress, progressIntervalMs } = parseWith(flushSchema, options, 'flush options', 'Pass { onProgress?: (progress) => void, progressIntervalMs?: integer >= 10 }.');
+    const before = this.recovery.stats().derivation;
     await this.deferred.settle();
     for (const sessionId of [...this.unscheduled]) await this.schedule(sessionId);
     const settled = onProgress ? await followDerivation(this.deps, () => this.drainDerivation(), { onProgress, intervalMs: progressIntervalMs }) : await this.drainDerivation();
     await this.accesses.settle();
-    return { settled, pending: await this.deps.queue.pending() };
+    return { settled, pending: await this.deps.queue.pending(), derivation: statsSince(before, this.recovery.stats().derivation) };
   }
 
   /**
@@ -467,6 +500,16 @@ export class Memory implements MemoryApi {
   private assertOpen(): void {
     if (this.closed) throw new StrataError('CLOSED', 'this memory is closed', { hint: 'Create a new one with createMemory().' });
   }
+}
+
+/** Why a result was derived offline, as the error `onError` receives (kind `degraded`). */
+function degradedError(result: DeriveResult): StrataError {
+  const why = result.degradedBy;
+  return new StrataError(why?.code ?? 'BACKEND_UNAVAILABLE', `job ${result.job.key} was derived offline (degraded): ${why?.message ?? 'the model failed'}`, {
+    hint: 'The offline output is stored and marked degraded; it is re-derived with the model once it answers again (or call rederiveDegraded()).',
+    retryable: false,
+    ...(why?.endpoint === undefined ? {} : { endpoint: why.endpoint }),
+  });
 }
 
 /** What a job's model answer lost: each item left out, and why. */

@@ -30,7 +30,14 @@ const circuits = new WeakMap<BaseChatModel, CircuitBreakerPolicy>();
  * answers again). The circuit's settings are those of the first model built on the object.
  * `isDown` says whether a failure means the endpoint is down (an unusable answer does not).
  */
-export async function throughBreaker<T>(model: BaseChatModel, options: BreakerOptions, name: string, isDown: (error: unknown) => boolean, call: () => Promise<T>): Promise<T> {
+export async function throughBreaker<T>(
+  model: BaseChatModel,
+  options: BreakerOptions,
+  name: string,
+  endpoint: string | undefined,
+  isDown: (error: unknown) => boolean,
+  call: () => Promise<T>,
+): Promise<T> {
   let circuit = circuits.get(model);
   if (circuit === undefined) {
     const { failures, coolDownMs } = breakerOptionsSchema.parse(options);
@@ -41,10 +48,11 @@ export async function throughBreaker<T>(model: BaseChatModel, options: BreakerOp
     return await circuit.execute(call);
   } catch (error) {
     if (!(error instanceof BrokenCircuitError)) throw error;
-    throw new StrataError('BACKEND_UNAVAILABLE', `model ${name} is not asked: its endpoint failed several calls in a row (circuit open)`, {
+    throw new StrataError('BACKEND_UNAVAILABLE', `model ${name}${endpoint ? ` at ${endpoint}` : ''} is not asked: its endpoint failed several calls in a row (circuit open)`, {
       hint: 'Derivation uses the offline models meanwhile (marked degraded) and re-derives once the endpoint answers; a call probes it again after the cool-down.',
       cause: error,
       retryable: false,
+      ...(endpoint === undefined ? {} : { endpoint }),
     });
   }
 }

@@ -10,6 +10,17 @@ export const AUTO_ORDER: readonly StructuredOutputMethod[] = ['functionCalling',
 /** The method that worked for each endpoint and model, for the life of the process. */
 const detected = new Map<string, StructuredOutputMethod>();
 
+/** The host (`host:port`) of a chat model's endpoint (ChatOpenAI's base URL), for reports: never a key, a path or a query. */
+export function endpointHost(model: BaseChatModel): string | undefined {
+  const baseURL = (model as { clientConfig?: { baseURL?: unknown } }).clientConfig?.baseURL;
+  if (typeof baseURL !== 'string') return undefined;
+  try {
+    return new URL(baseURL).host || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** An endpoint and model as one key: the client's base URL (ChatOpenAI's `clientConfig`) and the model name. */
 export function endpointKey(model: BaseChatModel, name: string): string {
   const baseURL = (model as { clientConfig?: { baseURL?: unknown } }).clientConfig?.baseURL;

@@ -3,7 +3,7 @@ import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messa
 import { z } from 'zod';
 import { invalidModelOutput, StrataError, toModelError, type UsageListener } from '@strata/core';
 import { breakerOptionsSchema, throughBreaker, type BreakerOptions } from './endpoint-breaker.js';
-import { endpointKey, withMethod, type StructuredOutputMethod } from './output-method.js';
+import { endpointHost, endpointKey, withMethod, type StructuredOutputMethod } from './output-method.js';
 import { MAX_RETRY_AFTER_MS, retryAfterMs } from './retry-after.js';
 import { answerCandidates, readAnswer, type AnswerShape, type DroppedItem } from './read-model-answer.js';
 
@@ -51,7 +51,8 @@ export function modelNameOf(model: BaseChatModel): string {
  * may be fenced, wrapped in prose or cut short (repaired with jsonrepair); a list's items are
  * validated one by one (numbers sent as text are read), the invalid ones dropped and reported
  * through `onDropped`. When nothing can be read, the model is asked once more with the
- * validation error: at most two calls. Reports each call's token usage.
+ * validation error: at most two calls. Reports each call's token usage, with the model's name;
+ * a failure names the endpoint's host (never its key).
  * @throws StrataError from {@link toModelError} when a call fails; INTERNAL (not retryable)
  *   when neither answer can be read.
  */
@@ -67,7 +68,7 @@ export async function invokeStructured<T>(call: StructuredCall<T>): Promise<T> {
   const second = await ask(call, retry);
   const again = readAnswer(answerCandidates(second.raw, second.parsed, call.name), call.shape);
   if (again.ok) return kept(call, again);
-  throw invalidModelOutput(modelNameOf(call.model), again.error);
+  throw invalidModelOutput(modelNameOf(call.model), again.error, undefined, endpointHost(call.model));
 }
 
 function kept<T>(call: StructuredCall<T>, read: { value: T; dropped: DroppedItem[] }): T {
@@ -78,6 +79,7 @@ function kept<T>(call: StructuredCall<T>, read: { value: T; dropped: DroppedItem
 /** One model call: its raw message (with usage reported) and what LangChain parsed, if anything. */
 async function ask<T>(call: StructuredCall<T>, messages: BaseMessage[]): Promise<{ raw?: AIMessage; parsed?: unknown }> {
   const name = modelNameOf(call.model);
+  const endpoint = endpointHost(call.model);
   const once = () =>
     withMethod(call.method, endpointKey(call.model, name), (method) => {
       const invoke = async () => {
@@ -85,10 +87,10 @@ async function ask<T>(call: StructuredCall<T>, messages: BaseMessage[]): Promise
           const runnable = call.model.withStructuredOutput(call.shape.schema, { name: call.name, method, includeRaw: true });
           return (await runnable.invoke(messages)) as unknown;
         } catch (error) {
-          throw toModelError(error, name);
+          throw toModelError(error, name, endpoint);
         }
       };
-      return call.breaker === false ? invoke() : throughBreaker(call.model, call.breaker, name, isEndpointDown, invoke);
+      return call.breaker === false ? invoke() : throughBreaker(call.model, call.breaker, name, endpoint, isEndpointDown, invoke);
     });
   let output: unknown;
   try {
@@ -101,7 +103,7 @@ async function ask<T>(call: StructuredCall<T>, messages: BaseMessage[]): Promise
     output = await once();
   }
   const split = splitOutput(output);
-  if (split.raw) call.onUsage?.(usageOf(split.raw));
+  if (split.raw) call.onUsage?.({ ...usageOf(split.raw), model: name });
   return split;
 }
 

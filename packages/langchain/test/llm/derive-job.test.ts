@@ -1,3 +1,4 @@
+import { modelNameOf } from '../../src/models/structured-call.js';
 import { describe, expect, it } from 'vitest';
 import { deriveJob, ExtractiveSummarizer, HashingEmbeddings, HeuristicFactExtractor, policySchema, StrataError, TiktokenTokenCounter, toModelError, type DeriveJob } from '@strata/core';
 import { LlmFactExtractor } from '../../src/models/llm-fact-extractor.js';
@@ -49,7 +50,9 @@ describe('deriveJob with an LLM and the attempt it is on', () => {
     const model = new ToolCallingFake(ruleBasedAnswer);
     const result = await deriveJob(ingest, models(model), { number: 1, isFinal: false });
     expect(result.degraded).toBe(false);
-    expect(result.usage).toEqual(model.usage());
+    // in total, and by the model's name
+    const { calls, inputTokens, outputTokens } = model.usage();
+    expect(result.usage).toEqual({ calls, inputTokens, outputTokens, byModel: { [modelNameOf(model)]: { calls, inputTokens, outputTokens } } });
   });
 
   it('never falls back in a re-derivation: the failure is thrown even on the final attempt', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StrataError, type TranscriptTurn } from '@strata/core';
+import { StrataError, type BackgroundError, type TranscriptTurn } from '@strata/core';
 import { LlmFactExtractor } from '../../src/models/llm-fact-extractor.js';
 import { LlmSummarizer } from '../../src/models/llm-summarizer.js';
 import { createTestMemory } from '../helpers.js';
@@ -42,7 +42,8 @@ describe('the endpoint circuit breaker', () => {
   it('in a memory: once the circuit is open, jobs derive offline at once (degraded, no queue retries); re-derived when the endpoint is back', async () => {
     const model = new ToolCallingFake(ruleBasedAnswer);
     const options = { model, breaker: { failures: 2, coolDownMs: 1000 } };
-    const { memory } = await createTestMemory({ summarizer: new LlmSummarizer(options), extractor: new LlmFactExtractor(options) });
+    const events: BackgroundError[] = [];
+    const { memory } = await createTestMemory({ summarizer: new LlmSummarizer(options), extractor: new LlmFactExtractor(options), onError: (e) => events.push(e) });
     const session = await memory.sessions.create({ namespace: 'ana' });
     model.failure = connectionRefused();
     for (const content of ['I live in Lisbon.', 'I work at Acme.', 'My sister is Ana.', 'I like long walks.']) {
@@ -57,6 +58,11 @@ describe('the endpoint circuit breaker', () => {
     expect(model.failedCalls).toBeLessThan(stats.degradedResults);
     expect(model.failedCalls).toBeLessThanOrEqual(3);
     expect((await memory.facts.list({ namespace: 'ana' })).every((f) => f.degraded)).toBe(true);
+    // each degraded result is reported with its job and why; the last ones were not asked (circuit open)
+    const degraded = events.filter((e) => e.kind === 'degraded');
+    expect(degraded).toHaveLength(stats.degradedResults);
+    expect(new Set(degraded.map((e) => e.job?.key)).size).toBe(degraded.length);
+    expect(String((degraded.at(-1)?.error as StrataError | undefined)?.message)).toMatch(/circuit open/);
 
     model.failure = undefined;
     await sleep(1100);

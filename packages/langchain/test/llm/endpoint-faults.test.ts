@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChatOpenAI } from '@langchain/openai';
-import { createInProcessJobQueue, createMemory, type Memory } from '@strata/core';
+import { createInProcessJobQueue, createMemory, type StrataError, type BackgroundError, type Memory } from '@strata/core';
 import { promptText, startOpenAiStub, type ChatCompletionRequest, type OpenAiStub, type StubChatReply } from '@strata/testkit';
 import { LlmFactExtractor } from '../../src/models/llm-fact-extractor.js';
 import { createTestMemory } from '../helpers.js';
@@ -51,17 +51,37 @@ async function say(m: Memory, content: string): Promise<string> {
 }
 
 describe('model endpoint faults (ChatOpenAI over HTTP)', () => {
-  it('500 twice, then valid: the job is retried and its fact comes from the model, once', async () => {
+  it('500 twice, then valid: the job is retried (each failed try reported with the endpoint host and the job), its fact comes from the model, once', async () => {
     const endpoint = await faultyEndpoint([
       { fault: 'status', status: 500 },
       { fault: 'status', status: 500 },
     ]);
-    const test = await createTestMemory({ extractor: new LlmFactExtractor({ model: endpoint.model }) });
+    const events: BackgroundError[] = [];
+    const test = await createTestMemory({ extractor: new LlmFactExtractor({ model: endpoint.model }), onError: (e) => events.push(e) });
     memory = test.memory;
     await say(memory, 'I live in Lisbon.');
     await memory.flush();
     expect(await lisbonFacts(memory)).toEqual([{ object: 'Lisbon', fromModel: true, degraded: false }]);
     expect(endpoint.extractions()).toBe(3);
+
+    const host = new URL(stub!.url).host;
+    expect(events.map((e) => [e.kind, e.job?.type, e.attempt, e.endpoint])).toEqual([
+      ['derive', 'ingest', { number: 1, willRetry: true }, host],
+      ['derive', 'ingest', { number: 2, willRetry: true }, host],
+    ]);
+    for (const event of events) {
+      const error = event.error as StrataError;
+      expect([error.code, error.endpoint]).toEqual(['BACKEND_UNAVAILABLE', host]);
+      expect(error.message).toContain(`model stub-model at ${host} failed`);
+      // the host only: never the key, the path or the scheme
+      expect(`${error.message} ${error.hint}`).not.toMatch(/apiKey|Bearer|\/v1|http:/);
+    }
+    const stats = memory.stats().derivation;
+    expect(stats.failedTries).toBe(2);
+    // the stub reports usage: counted for the model by name, the job type and the namespace
+    expect(stats.byModel['stub-model']?.calls).toBeGreaterThanOrEqual(1);
+    expect(stats.byJobType.ingest).toEqual(stats.byModel['stub-model']);
+    expect(stats.byNamespace.ana?.inputTokens).toBeGreaterThan(0);
   });
 
   it('429 with Retry-After: 2: the call waits the two seconds, then asks again (no queue retry)', async () => {
@@ -77,18 +97,23 @@ describe('model endpoint faults (ChatOpenAI over HTTP)', () => {
 
   it('a connection reset mid-body: retried, the fact comes from the model', async () => {
     const endpoint = await faultyEndpoint([{ fault: 'reset' }]);
-    const test = await createTestMemory({ extractor: new LlmFactExtractor({ model: endpoint.model }) });
+    const events: BackgroundError[] = [];
+    const test = await createTestMemory({ extractor: new LlmFactExtractor({ model: endpoint.model }), onError: (e) => events.push(e) });
     memory = test.memory;
     await say(memory, 'I live in Lisbon.');
     await memory.flush();
     expect(await lisbonFacts(memory)).toEqual([{ object: 'Lisbon', fromModel: true, degraded: false }]);
     expect(endpoint.extractions()).toBe(2);
+    expect(events.map((e) => [e.kind, e.job?.type, e.attempt?.willRetry, e.endpoint, (e.error as StrataError).code])).toEqual([
+      ['derive', 'ingest', true, new URL(stub!.url).host, 'BACKEND_UNAVAILABLE'],
+    ]);
   });
 
   it("a 20 s delay: append and getContext do not wait for it; the call's timeout ends it and derivation falls back (degraded)", async () => {
     const slow = (reply: string): StubChatReply => ({ fault: 'delay', ms: 20_000, reply });
     const endpoint = await faultyEndpoint([slow('x'), slow('x'), slow('x')], 500);
-    memory = await createMemory({ extractor: new LlmFactExtractor({ model: endpoint.model }), queue: await createInProcessJobQueue({ attempts: 3, backoffMs: 10 }) });
+    const events: BackgroundError[] = [];
+    memory = await createMemory({ extractor: new LlmFactExtractor({ model: endpoint.model }), queue: await createInProcessJobQueue({ attempts: 3, backoffMs: 10 }), onError: (e) => events.push(e) });
     const sessionId = await say(memory, 'I live in Lisbon.');
     const asked = () => stub?.requests.filter((r) => isExtraction(r.body as ChatCompletionRequest)) ?? [];
     await vi.waitFor(() => expect(asked().length).toBeGreaterThanOrEqual(1), { timeout: 5000 });
@@ -96,9 +121,18 @@ describe('model endpoint faults (ChatOpenAI over HTTP)', () => {
     // answered while the endpoint still held the extraction (how long it took: bench/)
     expect(context.messages.some((m) => 'content' in m && m.content === 'I live in Lisbon.')).toBe(true);
     expect(asked()[0]?.ended).toBeUndefined();
-    await memory.flush();
+    const report = await memory.flush();
     expect(await lisbonFacts(memory)).toEqual([{ object: 'Lisbon', fromModel: false, degraded: true }]);
     expect(endpoint.extractions()).toBe(3);
+    // two timed-out tries retried, the third replaced by the offline extractor: all in the flush's report
+    expect(report.derivation).toMatchObject({ failedTries: 2, degradedResults: 1 });
+    const host = new URL(stub!.url).host;
+    expect(events.map((e) => [e.kind, e.job?.type, e.endpoint])).toEqual([
+      ['derive', 'ingest', host],
+      ['derive', 'ingest', host],
+      ['degraded', 'ingest', host],
+    ]);
+    expect(String((events[2]?.error as StrataError | undefined)?.message)).toMatch(/derived offline \(degraded\): model stub-model at .* failed/);
   });
 
   it("method 'auto' (the default) finds what the endpoint accepts and remembers it: tools refused, JSON schema used from then on", async () => {

@@ -1,3 +1,4 @@
+import { modelNameOf } from '../../src/models/structured-call.js';
 import { describe, expect, it } from 'vitest';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
 import { StrataError, type TranscriptTurn } from '@strata/core';
@@ -79,11 +80,11 @@ describe('LlmFactExtractor', () => {
   it('reports the usage of each call and makes no call without a user or tool turn', async () => {
     const model = new ToolCallingFake(ruleBasedAnswer);
     const extractor = new LlmFactExtractor({ model });
-    const seen: { inputTokens: number; outputTokens: number }[] = [];
+    const seen: { inputTokens: number; outputTokens: number; model?: string }[] = [];
     await extractor.extract({ turns: [turn(1, 'assistant', 'Hello, how can I help?')], knownFacts: [], onUsage: (u) => seen.push(u) });
     expect(model.calls).toHaveLength(0);
     await extractor.extract({ turns: [turn(1, 'user', 'I work at Acme.')], knownFacts: [], onUsage: (u) => seen.push(u) });
-    expect(seen).toEqual([{ inputTokens: model.calls[0]!.inputTokens, outputTokens: model.calls[0]!.outputTokens }]);
+    expect(seen).toEqual([{ inputTokens: model.calls[0]!.inputTokens, outputTokens: model.calls[0]!.outputTokens, model: modelNameOf(model) }]);
     expect(seen[0]!.inputTokens).toBeGreaterThan(50);
   });
 

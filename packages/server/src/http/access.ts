@@ -1,4 +1,4 @@
-import { StrataError, type MemoryApi, type PendingJob, type Session } from '@strata/core';
+import { StrataError, type DerivationStats, type MemoryApi, type PendingJob, type Session } from '@strata/core';
 import type { Scope } from '../keys/api-key.js';
 import { type Caller, holds, reaches } from './caller.js';
 
@@ -79,4 +79,14 @@ export async function pendingInReach(memory: MemoryApi, caller: Caller, jobs: Pe
     const ns = namespaces.get(job.sessionId);
     return typeof ns === 'string' && reaches(caller, ns) && (namespace === undefined || ns === namespace);
   });
+}
+
+/**
+ * The memory's derivation counters as the caller may see them: `byNamespace` keeps only the
+ * namespaces in its reach (only `namespace`, when given). The other counters are process-wide
+ * totals, with no namespace in them; a key sees them whatever its reach, as it always has.
+ */
+export function derivationInReach(stats: DerivationStats, caller: Caller, namespace?: string): DerivationStats {
+  const byNamespace = Object.fromEntries(Object.entries(stats.byNamespace).filter(([ns]) => reaches(caller, ns) && (namespace === undefined || ns === namespace)));
+  return { ...stats, byNamespace };
 }

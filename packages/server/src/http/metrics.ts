@@ -2,11 +2,16 @@ import type { MemoryApi } from '@strata/core';
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { derivationInReach } from './access.js';
+import type { Caller } from './caller.js';
+import { namespaceTokenMetrics, registerTokenMetrics } from './token-metrics.js';
 
-/** The Prometheus metrics of one server: its own registry, and the middleware that counts requests. */
+/** The Prometheus metrics of one server: its own registry, the middleware that counts requests, and a scrape as one caller may see it. */
 export interface ServerMetrics {
   registry: Registry;
   middleware: MiddlewareHandler;
+  /** The exposition text of every metric, with token usage by namespace only for the namespaces in the caller's reach. */
+  scrape(caller: Caller): Promise<string>;
 }
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -18,9 +23,10 @@ function routeOf(c: Context): string {
 }
 
 /**
- * strata_http_requests_total{method,route,status}, strata_http_request_duration_seconds{method,route}
- * and strata_derivation_backlog (jobs `memory.pending()` lists, read at each scrape), in a
- * registry of this server's own, so that two servers in one process count apart.
+ * strata_http_requests_total{method,route,status}, strata_http_request_duration_seconds{method,route},
+ * strata_derivation_backlog (jobs `memory.pending()` lists, read at each scrape) and the token
+ * counters of `memory.stats()` (see token-metrics.ts), in a registry of this server's own, so
+ * that two servers in one process count apart.
  */
 export function createServerMetrics(memory: MemoryApi): ServerMetrics {
   const registry = new Registry();
@@ -40,6 +46,7 @@ export function createServerMetrics(memory: MemoryApi): ServerMetrics {
       this.set((await memory.pending()).length);
     },
   });
+  registerTokenMetrics(registry, memory);
   const middleware: MiddlewareHandler = async (c, next) => {
     const started = performance.now();
     try {
@@ -51,5 +58,9 @@ export function createServerMetrics(memory: MemoryApi): ServerMetrics {
       duration.observe({ method, route }, (performance.now() - started) / 1000);
     }
   };
-  return { registry, middleware };
+  const scrape = (caller: Caller) => {
+    const { byNamespace } = derivationInReach(memory.stats().derivation, caller);
+    return Registry.merge([registry, namespaceTokenMetrics(byNamespace)]).metrics();
+  };
+  return { registry, middleware, scrape };
 }

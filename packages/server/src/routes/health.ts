@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Registry } from 'prom-client';
 import { requireScope } from '../http/access.js';
+import type { ServerMetrics } from '../http/metrics.js';
 import { problem, problemResponse } from '../http/problem.js';
 import { HealthSchema, ReadySchema } from '../schemas/health.js';
 import { problemResponses } from '../schemas/problem.js';
@@ -18,17 +18,19 @@ const readyz = createRoute({
   responses: { 200: jsonAnswer(ReadySchema, 'Ready'), 503: problemResponses[503] },
 });
 
-const metrics = createRoute({
+const metricsRoute = createRoute({
   method: 'get',
   path: '/metrics',
   tags,
   summary: 'Prometheus metrics (scope admin)',
+  description:
+    'Requests, the derivation backlog and the token counters of the memory since the process started, of every namespace, except strata_model_tokens_by_namespace_total, which lists only the namespaces in the key’s reach.',
   security: BEARER,
   responses: { 200: { description: 'Prometheus text exposition', content: { 'text/plain': { schema: z.string() } } }, ...problemResponses },
 });
 
 /** GET /healthz, /readyz (`ready` rejecting is 503 with Retry-After) and /metrics. */
-export function addHealthRoutes({ app }: RouteDeps, ready: () => Promise<void>, registry: Registry): void {
+export function addHealthRoutes({ app }: RouteDeps, ready: () => Promise<void>, metrics: ServerMetrics): void {
   app.openapi(healthz, (c) => c.json({ status: 'ok' as const }, 200));
   app.openapi(readyz, async (c) => {
     try {
@@ -40,8 +42,8 @@ export function addHealthRoutes({ app }: RouteDeps, ready: () => Promise<void>, 
     }
     return c.json({ status: 'ready' as const }, 200);
   });
-  app.openapi(metrics, async (c) => {
+  app.openapi(metricsRoute, async (c) => {
     requireScope(c.var.caller, 'admin');
-    return c.body(await registry.metrics(), 200, { 'content-type': registry.contentType }) as never;
+    return c.body(await metrics.scrape(c.var.caller), 200, { 'content-type': metrics.registry.contentType }) as never;
   });
 }

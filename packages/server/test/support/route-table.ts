@@ -76,9 +76,17 @@ export function routeTable(bundle: () => unknown): RouteCase[] {
     { name: 'POST /v1/forget {sessionId}', scope: 'forget', reaches: ['session'], build: (ids) => json('POST', '/v1/forget', { sessionId: ids.sessionId }) },
     { name: 'POST /v1/forget {namespace}', scope: 'admin', reaches: ['namespace'], build: (ids) => json('POST', '/v1/forget', { namespace: ids.namespace }) },
     { name: 'POST /v1/import?namespace', scope: 'write', reaches: ['namespace'], build: (ids) => json('POST', `/v1/import?namespace=${q(ids.namespace)}&merge=true`, bundle()) },
+    { name: 'GET /v1/usage?namespace', scope: 'read', reaches: ['namespace'], build: (ids) => get(`/v1/usage?namespace=${q(ids.namespace)}`) },
+    {
+      name: 'GET /v1/usage?namespace&sessionId',
+      scope: 'read',
+      reaches: ['namespace', 'session'],
+      build: (ids) => get(`/v1/usage?namespace=${q(ids.namespace)}&sessionId=${q(ids.sessionId)}`),
+    },
     { name: 'GET /v1/status?namespace', scope: 'read', reaches: ['namespace'], build: (ids) => get(`/v1/status?namespace=${q(ids.namespace)}`) },
     { name: 'POST /v1/flush', scope: 'write', reaches: [], build: () => json('POST', '/v1/flush', {}) },
     { name: 'GET /v1/status', scope: 'read', reaches: [], build: () => get('/v1/status') },
+    { name: 'GET /v1/usage', scope: 'read', reaches: [], build: () => get('/v1/usage') },
     { name: 'GET /v1/sessions', scope: 'read', reaches: [], build: () => get('/v1/sessions') },
     { name: 'GET /metrics', scope: 'admin', reaches: [], build: () => get('/metrics') },
     {

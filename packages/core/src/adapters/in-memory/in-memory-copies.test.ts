@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { copyData, copyFact, copyMessage, copySummary, factFields, messageFields, summaryFields } from './in-memory-copies.js';
+import { copyData, copyFact, copyJob, copyMessage, copySummary, factFields, jobFields, messageFields, summaryFields } from './in-memory-copies.js';
 import type { StoredMessage } from '../../domain/message.js';
-import type { Fact, Summary } from '../../domain/derived.js';
+import type { Fact, JobRecord, Summary } from '../../domain/derived.js';
 
 describe('copyData', () => {
   it('copies nested plain data so that no object is shared', () => {
@@ -90,15 +90,55 @@ describe('record copies', () => {
       createdAt: 1,
       degraded: true,
     };
+    const job: JobRecord = {
+      key: 'summarize:s1:1-4',
+      type: 'summarize',
+      sessionId: 's1',
+      fromSeq: 1,
+      toSeq: 4,
+      appliedAt: 6,
+      usage: { inputTokens: 10, outputTokens: 2, calls: 1, byModel: { m: { inputTokens: 10, outputTokens: 2, calls: 1 } } },
+    };
     const cases: [object, object, string[]][] = [
       [message, copyMessage(message), messageFields],
       [summary, copySummary(summary), summaryFields],
       [fact, copyFact(fact), factFields],
+      [job, copyJob(job), jobFields],
     ];
     for (const [original, copy, fields] of cases) {
       expect(Object.keys(original).sort()).toEqual([...fields].sort());
       expect(copy).toStrictEqual(original);
       expect(copy).not.toBe(original);
     }
+  });
+});
+
+describe('copyJob', () => {
+  it('shares no usage object with the stored job, and leaves usage out when the job has none', () => {
+    const stored: JobRecord = {
+      key: 'k',
+      type: 'ingest',
+      sessionId: 's1',
+      fromSeq: 1,
+      toSeq: 2,
+      appliedAt: 3,
+      usage: { inputTokens: 5, outputTokens: 1, calls: 1, byModel: { a: { inputTokens: 5, outputTokens: 1, calls: 1 } } },
+    };
+    const copy = copyJob(stored);
+    if (copy.usage?.byModel?.a === undefined) throw new Error('usage was not copied');
+    copy.usage.inputTokens = 99;
+    copy.usage.byModel.a.calls = 99;
+    copy.usage.byModel.b = { inputTokens: 1, outputTokens: 1, calls: 1 };
+    expect(stored.usage).toEqual({ inputTokens: 5, outputTokens: 1, calls: 1, byModel: { a: { inputTokens: 5, outputTokens: 1, calls: 1 } } });
+    const { usage: _, ...withoutUsage } = stored;
+    expect(copyJob(withoutUsage)).toStrictEqual(withoutUsage);
+    expect('usage' in copyJob(withoutUsage)).toBe(false);
+  });
+
+  it('copies a model named __proto__ as an own name', () => {
+    const byModel = JSON.parse('{"__proto__": {"inputTokens": 1, "outputTokens": 2, "calls": 1}}') as Record<string, { inputTokens: number; outputTokens: number; calls: number }>;
+    const copy = copyJob({ key: 'k', type: 'ingest', sessionId: 's1', fromSeq: 1, toSeq: 1, appliedAt: 1, usage: { inputTokens: 1, outputTokens: 2, calls: 1, byModel } });
+    expect(Object.keys(copy.usage?.byModel ?? {})).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(copy.usage?.byModel)).toBe(Object.prototype);
   });
 });

@@ -1,4 +1,4 @@
-import type { Fact, JobRecord, Summary } from '../../domain/derived.js';
+import type { Fact, JobRecord, JobUsage, Summary, TokenUsage } from '../../domain/derived.js';
 import type { NewMessage, StoredMessage } from '../../domain/message.js';
 import type { Session } from '../../domain/session.js';
 
@@ -171,6 +171,32 @@ export function copyFact(fact: Fact): Fact {
   return copy;
 }
 
+const JOB_FIELDS = {
+  key: true,
+  type: true,
+  sessionId: true,
+  fromSeq: true,
+  toSeq: true,
+  appliedAt: true,
+  usage: true,
+} satisfies Record<keyof JobRecord, true>;
+
+/** The names of a job record's fields, as {@link copyJob} copies them. */
+export const jobFields = Object.keys(JOB_FIELDS) as (keyof JobRecord)[];
+
 export function copyJob(job: JobRecord): JobRecord {
-  return { ...job };
+  const copy: JobRecord = { key: job.key, type: job.type, sessionId: job.sessionId, fromSeq: job.fromSeq, toSeq: job.toSeq, appliedAt: job.appliedAt };
+  if (job.usage !== undefined) copy.usage = copyUsage(job.usage);
+  return copy;
+}
+
+function copyUsage(usage: JobUsage): JobUsage {
+  const copy: JobUsage = copyTokens(usage);
+  // fromEntries defines each name as an own property, so a model named `__proto__` is copied as one
+  if (usage.byModel !== undefined) copy.byModel = Object.fromEntries(Object.entries(usage.byModel).map(([model, part]) => [model, copyTokens(part)]));
+  return copy;
+}
+
+function copyTokens(usage: TokenUsage): TokenUsage {
+  return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, calls: usage.calls };
 }

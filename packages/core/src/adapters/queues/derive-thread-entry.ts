@@ -22,7 +22,7 @@ async function loadModels(data: DeriveThreadData): Promise<DeriveModels> {
 }
 
 function toThreadError(error: unknown): ThreadError {
-  if (StrataError.is(error)) return { code: error.code, message: error.message, hint: error.hint, retryable: error.retryable };
+  if (StrataError.is(error)) return { code: error.code, message: error.message, hint: error.hint, retryable: error.retryable, ...(error.endpoint === undefined ? {} : { endpoint: error.endpoint }) };
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'INTERNAL', message, hint: 'Derivation failed inside the derive thread; the job is retried.', retryable: true };
 }

@@ -23,6 +23,8 @@ export interface ThreadError {
   message: string;
   hint: string;
   retryable: boolean;
+  /** The failing endpoint's host, when the error names one. */
+  endpoint?: string;
 }
 
 export type DeriveReply = { id: number; result: DeriveResult } | { id: number; error: ThreadError };

@@ -71,7 +71,14 @@ export class DeriveThread {
     this.waiters.delete(reply.id);
     if (this.waiters.size === 0) this.worker?.unref();
     if ('result' in reply) waiter.resolve(reply.result);
-    else waiter.reject(new StrataError(reply.error.code, reply.error.message, { hint: reply.error.hint, retryable: reply.error.retryable }));
+    else
+      waiter.reject(
+        new StrataError(reply.error.code, reply.error.message, {
+          hint: reply.error.hint,
+          retryable: reply.error.retryable,
+          ...(reply.error.endpoint === undefined ? {} : { endpoint: reply.error.endpoint }),
+        }),
+      );
   }
 
   private onExit(worker: Worker, cause: unknown): void {

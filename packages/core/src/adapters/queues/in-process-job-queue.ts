@@ -15,8 +15,13 @@ export interface InProcessJobQueueOptions {
   concurrency?: number;
   /** Tries per job (derive and apply), counting the first. @defaultValue 4 */
   attempts?: number;
-  /** Backoff before retry n is `backoffMs * 2^(n-1)`. @defaultValue 250 */
+  /** Backoff before retry n is `backoffMs * 2^(n-1)`, less up to `jitter` of it at random. @defaultValue 250 */
   backoffMs?: number;
+  /**
+   * The share of each backoff taken off at random (0: none, 1: anywhere from 0 to the full
+   * backoff), so that jobs failing together (an endpoint down) do not retry in step. @defaultValue 0.5
+   */
+  jitter?: number;
 }
 
 /** `waiting`: failed an attempt, a retry timer is set (reported as `queued`). */
@@ -35,7 +40,7 @@ interface Tracked {
 /**
  * {@link JobQueue} running jobs in the background of this process: `enqueue` returns at once,
  * work starts on a later tick, FIFO, `concurrency` jobs at a time, each job on its own
- * macrotask (the event loop is free between jobs), with exponential backoff between attempts. Nothing survives a restart: the store's job ledger re-plans lost work.
+ * macrotask (the event loop is free between jobs), with jittered exponential backoff between attempts. Nothing survives a restart: the store's job ledger re-plans lost work.
  */
 export class InProcessJobQueue implements JobQueue {
   readonly derivesInline = false;
@@ -43,6 +48,7 @@ export class InProcessJobQueue implements JobQueue {
   private readonly concurrency: number;
   private readonly attempts: number;
   private readonly backoffMs: number;
+  private readonly jitter: number;
   private runtime: JobRuntime | null = null;
   /** Jobs not yet applied, by key, in enqueue order (oldest first). */
   private readonly tracked = new Map<string, Tracked>();
@@ -64,6 +70,8 @@ export class InProcessJobQueue implements JobQueue {
     if (!Number.isFinite(this.backoffMs) || this.backoffMs < 0) {
       throw configInvalid(`backoffMs must be a finite number >= 0 (got ${String(options.backoffMs)}).`);
     }
+    this.jitter = options.jitter ?? 0.5;
+    if (!(this.jitter >= 0 && this.jitter <= 1)) throw configInvalid(`jitter must be a number from 0 to 1 (got ${String(options.jitter)}).`);
   }
 
   async start(runtime: JobRuntime): Promise<void> {
@@ -194,7 +202,9 @@ export class InProcessJobQueue implements JobQueue {
       this.unsettled -= 1;
     } catch (error) {
       entry.error = error instanceof Error ? error.message : String(error);
-      this.handleFailure(entry, isWorthRetrying(error));
+      const retryable = isWorthRetrying(error);
+      runtime.failed?.(entry.job, error, { number: entry.attempts, willRetry: retryable && entry.attempts < this.attempts });
+      this.handleFailure(entry, retryable);
     }
   }
 
@@ -214,7 +224,7 @@ export class InProcessJobQueue implements JobQueue {
         this.ready.push(entry);
         this.pump();
       },
-      this.backoffMs * 2 ** (entry.attempts - 1),
+      this.backoffMs * 2 ** (entry.attempts - 1) * (1 - this.jitter * Math.random()),
     );
     // A pending retry alone must not keep the process alive, unless someone awaits drain().
     if (this.drainWaiters.length === 0) entry.timer.unref();

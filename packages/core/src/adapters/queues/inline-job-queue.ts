@@ -101,7 +101,9 @@ export class InlineJobQueue implements JobQueue {
         return;
       } catch (error) {
         entry.error = describeError(error);
-        if (!isWorthRetrying(error)) break;
+        const retryable = isWorthRetrying(error);
+        runtime.failed?.(job, error, { number: entry.attempts, willRetry: retryable && entry.attempts < this.attempts });
+        if (!retryable) break;
       }
     }
     entry.state = 'failed';

@@ -44,7 +44,11 @@ export class WorkerThreadJobQueue implements JobQueue {
 
   /** Binds the runtime: `derive` runs on the thread (the runtime's own derive is not called), `apply` here. */
   start(runtime: JobRuntime): Promise<void> {
-    return this.inner.start({ derive: (job, attempt) => this.thread.derive(job, attempt), apply: (result) => runtime.apply(result) });
+    return this.inner.start({
+      derive: (job, attempt) => this.thread.derive(job, attempt),
+      apply: (result) => runtime.apply(result),
+      ...(runtime.failed ? { failed: runtime.failed.bind(runtime) } : {}),
+    });
   }
 
   enqueue(jobs: DeriveJob[]): Promise<void> {

@@ -7,8 +7,10 @@ import type { MemoryDeps } from '../deps.js';
 
 type ResultOf<T extends JobRef['type']> = Extract<DeriveResult, { job: { type: T } }>;
 
-function recordOf(job: JobRef, now: number): JobRecord {
-  return { key: job.key, type: job.type, sessionId: job.sessionId, fromSeq: job.fromSeq, toSeq: job.toSeq, appliedAt: now };
+/** The ledger record of an applied result, with the token usage its models reported. */
+export function jobRecordOf(result: DeriveResult, now: number): JobRecord {
+  const { job } = result;
+  return { key: job.key, type: job.type, sessionId: job.sessionId, fromSeq: job.fromSeq, toSeq: job.toSeq, appliedAt: now, ...(result.usage ? { usage: result.usage } : {}) };
 }
 
 /**
@@ -29,7 +31,7 @@ export async function applyRederivedSummary(deps: MemoryDeps, result: ResultOf<'
   }
   const receipt = await deps.store.write({
     unlessJobApplied: job.key,
-    ops: [clearMarker, { type: 'putSummaries', summaries: [{ ...old, text: result.text, degraded: false }] }, { type: 'recordJobs', jobs: [recordOf(job, now)] }],
+    ops: [clearMarker, { type: 'putSummaries', summaries: [{ ...old, text: result.text, degraded: false }] }, { type: 'recordJobs', jobs: [jobRecordOf(result, now)] }],
   });
   if (!receipt.applied) return false;
   if (result.vector.length) await deps.knowledge.upsert([entry(old.id, 'summary', old.namespace, old.sessionId, result.vector, true, old.createdAt)]);
@@ -61,7 +63,7 @@ export async function applyRederivedFacts(deps: MemoryDeps, result: ResultOf<'in
     ops: [
       { type: 'delete', facts: deleted, jobs: [job.rederive.markerKey] },
       { type: 'putFacts', facts: [...final.values()] },
-      { type: 'recordJobs', jobs: [recordOf(job, now)] },
+      { type: 'recordJobs', jobs: [jobRecordOf(result, now)] },
     ],
   });
   if (!receipt.applied) return false;

@@ -6,7 +6,7 @@ import { normalizeSlotPart, reconcileFacts, slotKey } from '../../engine/derivat
 import type { KnowledgeEntry } from '../../ports/knowledge-base.js';
 import type { MemoryDeps } from '../deps.js';
 import { indexesTurnVectors } from '../retrieval/reindex.js';
-import { applyRederivedFacts, applyRederivedSummary } from './apply-rederive.js';
+import { applyRederivedFacts, applyRederivedSummary, jobRecordOf } from './apply-rederive.js';
 import { degradedMarkerKey } from './rederive.js';
 
 /**
@@ -34,14 +34,12 @@ export async function applyResult(deps: MemoryDeps, result: DeriveResult): Promi
   }
 }
 
-function recordOf(job: JobRef, now: number): JobRecord {
-  return { key: job.key, type: job.type, sessionId: job.sessionId, fromSeq: job.fromSeq, toSeq: job.toSeq, appliedAt: now };
-}
-
-/** The job's ledger record, plus a marker when its result is degraded (found later for re-derivation). */
+/** The job's ledger record (with its token usage), plus a marker when its result is degraded (found later for re-derivation). */
 function recordsOf(result: DeriveResult, now: number): JobRecord[] {
-  const record = recordOf(result.job, now);
-  return result.degraded ? [record, { ...record, key: degradedMarkerKey(record.key) }] : [record];
+  const record = jobRecordOf(result, now);
+  if (!result.degraded) return [record];
+  const { usage: _counted, ...marker } = record;
+  return [record, { ...marker, key: degradedMarkerKey(record.key) }];
 }
 
 async function existingIds(deps: MemoryDeps, ids: readonly string[]): Promise<Set<string>> {

@@ -31,6 +31,11 @@ export class DegradedRecovery {
     else if (result.usage && this.sessions.size) await this.enqueue([...this.sessions]);
   }
 
+  /** Counts a try of a job that failed (reported through `onError`, kind `derive`). */
+  countFailedTry(): void {
+    this.counter.recordFailedTry();
+  }
+
   /** Re-derives every degraded artefact of the store; `flush` waits for the queue. */
   async rederiveAll(flush: () => Promise<void>): Promise<{ jobs: number; remaining: number }> {
     const ids = (await this.deps.store.sessions({})).map((s) => s.id);

@@ -1,3 +1,4 @@
+import type { DerivationStats } from './derivation-stats.js';
 import type { PendingJob } from '../../domain/retrieval.js';
 import type { MemoryDeps } from '../deps.js';
 
@@ -45,6 +46,11 @@ export interface FlushReport {
   settled: boolean;
   /** Jobs not applied when it returned: failed for good (state `failed`), or still queued or running. */
   pending: PendingJob[];
+  /**
+   * What this memory counted while the flush ran (the difference of `stats().derivation`):
+   * results applied, degraded and re-derived, failed tries, dropped items, token usage.
+   */
+  derivation: DerivationStats;
 }
 
 type Counts = Omit<DerivationProgress, 'done'>;

@@ -1,10 +1,12 @@
-import type { JobUsage, ModelUsage } from '../../domain/jobs.js';
+import type { JobUsage, TokenUsage } from '../../domain/derived.js';
+import type { ModelFailure, ModelUsage } from '../../domain/jobs.js';
 import { StrataError } from '../../errors/strata-error.js';
 import { ExtractiveSummarizer } from '../../models/summaries/extractive-summarizer.js';
 import { HeuristicFactExtractor } from '../../models/facts/heuristic-fact-extractor.js';
 import { ObservationFactExtractor } from '../../models/facts/observation-fact-extractor.js';
 import { TiktokenTokenCounter } from '../../models/tokens/tiktoken-token-counter.js';
 import { toModelError } from '../../models/to-model-error.js';
+import { UsageByKey } from './derivation-stats.js';
 import type { DeriveAttempt } from '../../ports/job-queue.js';
 import type { FactExtractor, Summarizer, TokenCounter, UsageListener } from '../../ports/models.js';
 
@@ -52,26 +54,38 @@ export interface Fallback<M> {
  * for a failure retrying cannot fix (bad output, refused request), the fallback runs and the
  * value is marked degraded. Without a fallback the failure is thrown unchanged.
  */
-export async function runWithFallback<M, T>(spec: Fallback<M>, run: (model: M) => Promise<T>): Promise<{ value: T; degraded: boolean }> {
+export async function runWithFallback<M, T>(spec: Fallback<M>, run: (model: M) => Promise<T>): Promise<{ value: T; degraded: boolean; degradedBy?: ModelFailure }> {
   try {
     return { value: await run(spec.primary), degraded: false };
   } catch (error) {
     if (!spec.fallback || spec.isRederive) throw error;
     const mapped = StrataError.is(error) ? error : toModelError(error, spec.primary.name);
     if (mapped.retryable && !spec.attempt.isFinal) throw mapped;
-    return { value: await run(spec.fallback), degraded: true };
+    return { value: await run(spec.fallback), degraded: true, degradedBy: failureOf(mapped) };
   }
 }
 
-/** Sums the usage reported by the model calls of one job. */
+/** A model failure as plain data (what a degraded result carries). */
+export function failureOf(error: StrataError): ModelFailure {
+  return { code: error.code, message: error.message, ...(error.endpoint === undefined ? {} : { endpoint: error.endpoint }) };
+}
+
+/** Sums the usage reported by the model calls of one job, in total and by model name. */
 export function usageTally(): { onUsage: UsageListener; usage(): JobUsage | undefined } {
-  const total: JobUsage = { inputTokens: 0, outputTokens: 0, calls: 0 };
+  const total: TokenUsage = { inputTokens: 0, outputTokens: 0, calls: 0 };
+  const byModel = new UsageByKey();
   return {
     onUsage: (u: ModelUsage) => {
+      const call = { inputTokens: u.inputTokens, outputTokens: u.outputTokens, calls: 1 };
+      total.inputTokens += call.inputTokens;
+      total.outputTokens += call.outputTokens;
       total.calls += 1;
-      total.inputTokens += u.inputTokens;
-      total.outputTokens += u.outputTokens;
+      if (u.model) byModel.add(u.model, call);
     },
-    usage: () => (total.calls ? { ...total } : undefined),
+    usage: () => {
+      if (!total.calls) return undefined;
+      const named = byModel.toRecord();
+      return Object.keys(named).length ? { ...total, byModel: named } : { ...total };
+    },
   };
 }

@@ -3,6 +3,7 @@ import type { Policy } from '../../config/policy.js';
 import { StrataError } from '../../errors/strata-error.js';
 import type { DeriveJob, DeriveResult, DroppedItem, JobRef, TranscriptTurn } from '../../domain/jobs.js';
 import type { DeriveAttempt } from '../../ports/job-queue.js';
+import type { UsageListener } from '../../ports/models.js';
 import type { MemoryDeps } from '../deps.js';
 import { fallbackExtractorFor, fallbackSummarizerFor, runWithFallback, usageTally } from './derive-fallback.js';
 
@@ -42,7 +43,7 @@ export async function deriveJob(job: DeriveJob, deps: ModelDeps, attempt: Derive
     case 'ingest':
       return withUsage(await deriveIngest(job, deps, attempt, tally.onUsage));
     case 'summarize': {
-      const { value, degraded } = await runWithFallback(summarizer, (model) =>
+      const { value, degraded, degradedBy } = await runWithFallback(summarizer, (model) =>
         model.summarize({
           turns: job.turns,
           ...(job.previousSummary === undefined ? {} : { previousSummary: job.previousSummary }),
@@ -51,10 +52,10 @@ export async function deriveJob(job: DeriveJob, deps: ModelDeps, attempt: Derive
         }),
       );
       const vector = await deps.embeddings.embedQuery(value.text);
-      return withUsage({ job: refOf(job), text: value.text, vector, sourceMessageIds: job.turns.map((t) => t.id), degraded });
+      return withUsage({ job: refOf(job), text: value.text, vector, sourceMessageIds: job.turns.map((t) => t.id), degraded, ...(degradedBy ? { degradedBy } : {}) });
     }
     case 'consolidate': {
-      const { value, degraded } = await runWithFallback(summarizer, (model) =>
+      const { value, degraded, degradedBy } = await runWithFallback(summarizer, (model) =>
         model.consolidate({
           ...(job.synopsis ? { synopsis: job.synopsis.text } : {}),
           summaries: job.summaries.map((s) => s.text),
@@ -72,12 +73,13 @@ export async function deriveJob(job: DeriveJob, deps: ModelDeps, attempt: Derive
         sourceMessageIds: [...new Set(sources)],
         ...(job.synopsis ? { replacesSynopsisId: job.synopsis.id } : {}),
         degraded,
+        ...(degradedBy ? { degradedBy } : {}),
       });
     }
   }
 }
 
-async function deriveIngest(job: DeriveJob & { type: 'ingest' }, deps: ModelDeps, attempt: DeriveAttempt, onUsage: (u: { inputTokens: number; outputTokens: number }) => void): Promise<DeriveResult> {
+async function deriveIngest(job: DeriveJob & { type: 'ingest' }, deps: ModelDeps, attempt: DeriveAttempt, onUsage: UsageListener): Promise<DeriveResult> {
   // A re-derivation only replaces facts: its turns are embedded and indexed already.
   const embeddable = job.rederive ? [] : job.turns.filter((t) => t.content.trim().length > 0);
   const dropped: DroppedItem[] = [];
@@ -92,6 +94,7 @@ async function deriveIngest(job: DeriveJob & { type: 'ingest' }, deps: ModelDeps
     turnVectors: embeddable.map((t, i) => ({ id: t.id, vector: turnVectors[i] ?? [] })),
     facts: facts.map((f, i) => ({ ...f, vector: factVectors[i] ?? [] })),
     degraded: extracted.degraded,
+    ...(extracted.degradedBy ? { degradedBy: extracted.degradedBy } : {}),
     // what a model that then failed (and was replaced by the fallback) dropped is not this result's
     ...(dropped.length && !extracted.degraded ? { dropped } : {}),
   };

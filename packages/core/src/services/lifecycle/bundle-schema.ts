@@ -51,7 +51,10 @@ const summaryRecord = z
     degraded: z.boolean().default(false),
   })
   .refine((s) => s.toSeq >= s.fromSeq, { message: 'toSeq must be at least fromSeq', path: ['toSeq'] });
-const jobRecord = z.object({ key: id, type: z.enum(['ingest', 'summarize', 'consolidate']), sessionId: id, fromSeq: seq, toSeq: seq, appliedAt: time });
+const tokens = z.int().min(0);
+const tokenUsage = z.object({ inputTokens: tokens, outputTokens: tokens, calls: tokens });
+const jobUsage = tokenUsage.extend({ byModel: z.record(z.string().min(1), tokenUsage).optional() });
+const jobRecord = z.object({ key: id, type: z.enum(['ingest', 'summarize', 'consolidate']), sessionId: id, fromSeq: seq, toSeq: seq, appliedAt: time, usage: jobUsage.optional() });
 const topicRecord = z.object({
   id,
   sessionId: id,
