@@ -71,8 +71,8 @@ export function createLlmModels(config: LlmModelsConfig): LlmModels {
   return {
     chatModel,
     streamingChatModel,
-    summarizer: new LlmSummarizer({ model: chatModel, method, breaker: c.breaker }),
-    extractor: new LlmFactExtractor({ model: chatModel, method, breaker: c.breaker }),
+    summarizer: new LlmSummarizer({ model: chatModel, method, breaker: c.breaker, timeoutMs: c.timeoutMs }),
+    extractor: new LlmFactExtractor({ model: chatModel, method, breaker: c.breaker, timeoutMs: c.timeoutMs }),
     ...(e
       ? {
           embeddings: new OpenAIEmbeddings({

@@ -3,8 +3,7 @@ import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { z } from 'zod';
 import { canonicalPredicate, parseWith, renderKnownFacts, renderTurns, speakerOf, type ExtractedFact, type ExtractInput, type FactExtractor, type KnownFact, type TranscriptTurn } from '@strata/core';
 import { lenientConfidence, lenientNumber } from './read-model-answer.js';
-import type { BreakerOptions } from './endpoint-breaker.js';
-import { invokeStructured, llmModelOptionsSchema, type StructuredOutputMethod } from './structured-call.js';
+import { invokeStructured, callSettingsOf, llmModelOptionsSchema, type CallSettings } from './structured-call.js';
 
 /**
  * Options of {@link LlmFactExtractor}: `model`, a LangChain chat model, and `method`, how it is
@@ -80,14 +79,11 @@ const SELF = new Set(['i', 'me', 'myself', 'the user', 'user']);
 export class LlmFactExtractor implements FactExtractor {
   readonly name = 'llm';
   private readonly model: BaseChatModel;
-  private readonly method: StructuredOutputMethod | 'auto';
-  private readonly breaker: BreakerOptions;
+  private readonly settings: CallSettings;
 
   constructor(options: LlmFactExtractorOptions) {
-    const parsed = parseWith(llmModelOptionsSchema, options, 'LlmFactExtractor options', 'Pass { model: <a LangChain chat model>, method?, breaker? }.', 'CONFIG_INVALID');
-    this.model = parsed.model;
-    this.method = parsed.method;
-    this.breaker = parsed.breaker;
+    const parsed = parseWith(llmModelOptionsSchema, options, 'LlmFactExtractor options', 'Pass { model: <a LangChain chat model>, method?, breaker?, timeoutMs? }.', 'CONFIG_INVALID');
+    ({ model: this.model, settings: this.settings } = callSettingsOf(parsed));
   }
 
   /** One model call per batch (none when no turn can state a fact); facts in turn order. */
@@ -96,8 +92,7 @@ export class LlmFactExtractor implements FactExtractor {
     const known = knownFacts.length ? `Known facts (subject | predicate | object):\n${renderKnownFacts(knownFacts)}\n\n` : '';
     const { facts } = await invokeStructured({
       model: this.model,
-      method: this.method,
-      breaker: this.breaker,
+      ...this.settings,
       name: 'facts',
       shape: { schema: factsSchema, list: { key: 'facts', item: lenientFactSchema } },
       messages: [new SystemMessage(RULES), new HumanMessage(`${known}Turns (oldest first):\n${renderTurns(turns)}`)],

@@ -2,8 +2,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { z } from 'zod';
 import { parseWith, renderTurns, wordsFor, type ConsolidateInput, type SummarizeInput, type Summarizer } from '@strata/core';
-import type { BreakerOptions } from './endpoint-breaker.js';
-import { invokeStructured, llmModelOptionsSchema, type StructuredOutputMethod } from './structured-call.js';
+import { invokeStructured, callSettingsOf, llmModelOptionsSchema, type CallSettings } from './structured-call.js';
 
 /**
  * Options of {@link LlmSummarizer}: `model`, a LangChain chat model, and `method`, how it is
@@ -64,14 +63,11 @@ const CONSOLIDATE_RULES = (maxTokens: number) =>
 export class LlmSummarizer implements Summarizer {
   readonly name = 'llm';
   private readonly model: BaseChatModel;
-  private readonly method: StructuredOutputMethod | 'auto';
-  private readonly breaker: BreakerOptions;
+  private readonly settings: CallSettings;
 
   constructor(options: LlmSummarizerOptions) {
-    const parsed = parseWith(llmModelOptionsSchema, options, 'LlmSummarizer options', 'Pass { model: <a LangChain chat model>, method?, breaker? }.', 'CONFIG_INVALID');
-    this.model = parsed.model;
-    this.method = parsed.method;
-    this.breaker = parsed.breaker;
+    const parsed = parseWith(llmModelOptionsSchema, options, 'LlmSummarizer options', 'Pass { model: <a LangChain chat model>, method?, breaker?, timeoutMs? }.', 'CONFIG_INVALID');
+    ({ model: this.model, settings: this.settings } = callSettingsOf(parsed));
   }
 
   /** One model call; the summary of `turns` in at most about `maxTokens`. */
@@ -79,8 +75,7 @@ export class LlmSummarizer implements Summarizer {
     const previous = input.previousSummary ? `Previous summary (context only):\n${input.previousSummary}\n\n` : '';
     const { summary } = await invokeStructured({
       model: this.model,
-      method: this.method,
-      breaker: this.breaker,
+      ...this.settings,
       name: 'summary',
       shape: { schema: summarySchema },
       messages: [new SystemMessage(SUMMARIZE_RULES(input.maxTokens)), new HumanMessage(`${previous}New turns (oldest first):\n${renderTurns(input.turns)}`)],
@@ -95,8 +90,7 @@ export class LlmSummarizer implements Summarizer {
     const summaries = input.summaries.map((s, i) => `${i + 1}. ${s}`).join('\n');
     const { synopsis } = await invokeStructured({
       model: this.model,
-      method: this.method,
-      breaker: this.breaker,
+      ...this.settings,
       name: 'synopsis',
       shape: { schema: synopsisSchema },
       messages: [new SystemMessage(CONSOLIDATE_RULES(input.maxTokens)), new HumanMessage(`${current}Newer summaries (oldest first):\n${summaries}`)],

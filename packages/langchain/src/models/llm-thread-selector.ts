@@ -2,8 +2,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { z } from 'zod';
 import { parseWith, type ThreadRequest, type ThreadSelector } from '@strata/core';
-import type { BreakerOptions } from './endpoint-breaker.js';
-import { invokeStructured, llmModelOptionsSchema, type StructuredOutputMethod } from './structured-call.js';
+import { invokeStructured, callSettingsOf, llmModelOptionsSchema, type CallSettings } from './structured-call.js';
 
 /**
  * Options of {@link LlmThreadSelector}: `model`, a LangChain chat model, and `method`, how it
@@ -32,14 +31,11 @@ const RULES = [
  */
 export class LlmThreadSelector implements ThreadSelector {
   private readonly model: BaseChatModel;
-  private readonly method: StructuredOutputMethod | 'auto';
-  private readonly breaker: BreakerOptions;
+  private readonly settings: CallSettings;
 
   constructor(options: LlmThreadSelectorOptions) {
-    const parsed = parseWith(llmModelOptionsSchema, options, 'LlmThreadSelector options', 'Pass { model: <a LangChain chat model>, method?, breaker? }.', 'CONFIG_INVALID');
-    this.model = parsed.model;
-    this.method = parsed.method;
-    this.breaker = parsed.breaker;
+    const parsed = parseWith(llmModelOptionsSchema, options, 'LlmThreadSelector options', 'Pass { model: <a LangChain chat model>, method?, breaker?, timeoutMs? }.', 'CONFIG_INVALID');
+    ({ model: this.model, settings: this.settings } = callSettingsOf(parsed));
   }
 
   async selectParents(requests: ThreadRequest[]): Promise<(string | null)[]> {
@@ -53,8 +49,7 @@ export class LlmThreadSelector implements ThreadSelector {
     const listed = candidates.map((c, i) => `${i + 1}. [topic: ${oneLine(c.topicTitle)}] ${oneLine(c.text).slice(0, 400)}`).join('\n');
     const { choice } = await invokeStructured({
       model: this.model,
-      method: this.method,
-      breaker: this.breaker,
+      ...this.settings,
       name: 'thread',
       shape: { schema: choiceSchema },
       messages: [new SystemMessage(RULES), new HumanMessage(`Earlier replies:\n${listed}\n\nNew user message: ${oneLine(turn.content)}`)],

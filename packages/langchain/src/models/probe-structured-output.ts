@@ -26,12 +26,12 @@ const probeSchema = z.object({ city: z.string().min(1).describe('The city the us
  * Makes real structured calls to the model's endpoint, as derivation would, with each method
  * of `methods` in order (tool calling, then JSON schema, then JSON mode by default) until one
  * gives a readable answer: which works, and how long the call took (for `strata doctor`).
- * A failure other than a refusal or an unreadable answer (the endpoint down, the key refused)
- * is thrown.
+ * A failure other than a refusal or an unreadable answer (the endpoint down, the key refused,
+ * no answer within `timeoutMs`) is thrown.
  * @example
  * const { method, trials } = await probeStructuredOutput(new ChatOpenAI({ model: 'llama3.1', configuration: { baseURL: 'http://127.0.0.1:11434/v1' } }));
  */
-export async function probeStructuredOutput(model: BaseChatModel, methods: readonly StructuredOutputMethod[] = AUTO_ORDER): Promise<ProbeReport> {
+export async function probeStructuredOutput(model: BaseChatModel, methods: readonly StructuredOutputMethod[] = AUTO_ORDER, timeoutMs = 60_000): Promise<ProbeReport> {
   const trials: MethodTrial[] = [];
   for (const method of methods) {
     const started = performance.now();
@@ -45,6 +45,7 @@ export async function probeStructuredOutput(model: BaseChatModel, methods: reado
         onUsage: undefined,
         // a probe is not derivation: it goes around the circuit derivation uses
         breaker: false,
+        timeoutMs,
       });
       trials.push({ method, ok: city.length > 0, ms: Math.round(performance.now() - started) });
       return { method, trials };

@@ -22,7 +22,21 @@ export const llmModelOptionsSchema = z.object({
   method: z.enum(['auto', 'functionCalling', 'jsonSchema', 'jsonMode']).default('auto'),
   /** The endpoint's circuit breaker: consecutive failures that make derivation go offline at once, and the cool-down before a call probes again. @defaultValue 3 failures, 30 s cool-down */
   breaker: breakerOptionsSchema.default({ failures: 3, coolDownMs: 30_000 }),
+  /**
+   * Each model call's time limit, whatever the chat model's own client allows (ChatOpenAI's is
+   * 10 minutes): a call over it counts as the endpoint failing (retried with backoff, then
+   * derived offline). @defaultValue 60_000
+   */
+  timeoutMs: z.int().positive().default(60_000),
 });
+
+/** How the LLM-backed models call their chat model: the parsed options, less the model. */
+export type CallSettings = Pick<StructuredCall<unknown>, 'method' | 'breaker' | 'timeoutMs'>;
+
+/** The model and its call settings, from options parsed with {@link llmModelOptionsSchema}. */
+export function callSettingsOf(parsed: z.output<typeof llmModelOptionsSchema>): { model: BaseChatModel; settings: CallSettings } {
+  return { model: parsed.model, settings: { method: parsed.method, breaker: parsed.breaker, timeoutMs: parsed.timeoutMs } };
+}
 
 export interface StructuredCall<T> {
   model: BaseChatModel;
@@ -35,6 +49,8 @@ export interface StructuredCall<T> {
   onUsage: UsageListener | undefined;
   /** The circuit breaker's settings (the first model built on `model` sets them); false: no breaker (a probe). */
   breaker: BreakerOptions | false;
+  /** The call's time limit; past it the call fails as the endpoint being down (BACKEND_UNAVAILABLE, retryable). */
+  timeoutMs: number;
   /** Told of the items of an answer left out (invalid), with why; the rest is kept. */
   onDropped?: ((dropped: DroppedItem[]) => void) | undefined;
 }
@@ -85,7 +101,7 @@ async function ask<T>(call: StructuredCall<T>, messages: BaseMessage[]): Promise
       const invoke = async () => {
         try {
           const runnable = call.model.withStructuredOutput(call.shape.schema, { name: call.name, method, includeRaw: true });
-          return (await runnable.invoke(messages)) as unknown;
+          return (await runnable.invoke(messages, { timeout: call.timeoutMs })) as unknown;
         } catch (error) {
           throw toModelError(error, name, endpoint);
         }

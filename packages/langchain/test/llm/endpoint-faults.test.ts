@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChatOpenAI } from '@langchain/openai';
-import { createInProcessJobQueue, createMemory, type StrataError, type BackgroundError, type Memory } from '@strata/core';
+import { createInProcessJobQueue, createMemory, StrataError, type BackgroundError, type Memory } from '@strata/core';
 import { promptText, startOpenAiStub, type ChatCompletionRequest, type OpenAiStub, type StubChatReply } from '@strata/testkit';
 import { LlmFactExtractor } from '../../src/models/llm-fact-extractor.js';
 import { createTestMemory } from '../helpers.js';
@@ -133,6 +133,20 @@ describe('model endpoint faults (ChatOpenAI over HTTP)', () => {
       ['degraded', 'ingest', host],
     ]);
     expect(String((events[2]?.error as StrataError | undefined)?.message)).toMatch(/derived offline \(degraded\): model stub-model at .* failed/);
+  });
+
+  it('timeoutMs bounds each call whatever the client allows: a 20 s answer fails after it, retryable, naming the endpoint host', async () => {
+    stub = await startOpenAiStub({ chat: () => ({ fault: 'delay', ms: 20_000, reply: 'late' }) });
+    // ChatOpenAI's own timeout is 10 minutes; the extractor's is what ends the call
+    const model = new ChatOpenAI({ model: 'stub-model', apiKey: 'test', maxRetries: 0, configuration: { baseURL: `${stub.url}/v1` } });
+    const extractor = new LlmFactExtractor({ model, timeoutMs: 300 });
+    const started = performance.now();
+    const error = await extractor.extract({ turns: [{ id: 'm1', seq: 1, role: 'user', content: 'I live in Lisbon.', createdAt: Date.UTC(2026, 10, 20) }], knownFacts: [] }).catch((e: unknown) => e);
+    const waited = performance.now() - started;
+    expect(StrataError.is(error, 'BACKEND_UNAVAILABLE') && error.retryable).toBe(true);
+    expect((error as StrataError).endpoint).toBe(new URL(stub.url).host);
+    expect(waited).toBeGreaterThanOrEqual(290);
+    expect(waited).toBeLessThan(5000);
   });
 
   it("method 'auto' (the default) finds what the endpoint accepts and remembers it: tools refused, JSON schema used from then on", async () => {
