@@ -62,7 +62,20 @@ function parseOptions(options: RemoteMemoryOptions): { url: URL; apiKey?: string
 export function createRemoteMemory(options: RemoteMemoryOptions): MemoryApi {
   const t = createRemoteTransport(parseOptions(options));
   let stats: MemoryStats = {
-    derivation: { inputTokens: 0, outputTokens: 0, modelCalls: 0, byJobType: {}, byModel: {}, byNamespace: {}, results: 0, degradedResults: 0, rederivedResults: 0, droppedItems: 0, failedTries: 0 },
+    derivation: {
+      inputTokens: 0,
+      outputTokens: 0,
+      modelCalls: 0,
+      threadSelection: { inputTokens: 0, outputTokens: 0, calls: 0 },
+      byJobType: {},
+      byModel: {},
+      byNamespace: {},
+      results: 0,
+      degradedResults: 0,
+      rederivedResults: 0,
+      droppedItems: 0,
+      failedTries: 0,
+    },
   };
   const seen = (status: StatusAnswer) => {
     stats = status.stats;

@@ -2696,12 +2696,13 @@ export interface components {
         };
         /** @description Derivation counters of the server’s memory (since it was created in `Status`; while the flush ran in `FlushReport`). They count the work of every namespace, except `byNamespace`, which lists only the namespaces in the key’s reach. */
         DerivationStats: {
-            /** @description Input (prompt) tokens the models reported for applied results (every namespace). */
+            /** @description Input (prompt) tokens the models reported for applied results and thread selection (every namespace). */
             inputTokens: number;
-            /** @description Output (completion) tokens the models reported for applied results (every namespace). */
+            /** @description Output (completion) tokens the models reported for applied results and thread selection (every namespace). */
             outputTokens: number;
             /** @description Model calls that reported usage (every namespace). */
             modelCalls: number;
+            threadSelection: components["schemas"]["TokenUsage"];
             byJobType: components["schemas"]["UsageByJobType"];
             /** @description Token usage by model name (every namespace); calls whose model gave no name are in the totals only. */
             byModel: {
@@ -2722,16 +2723,17 @@ export interface components {
             /** @description Tries of derivation jobs that failed (a model endpoint down, timing out or refusing; a store busy). */
             failedTries: number;
         };
-        UsageByJobType: {
-            ingest?: components["schemas"]["TokenUsage"];
-            summarize?: components["schemas"]["TokenUsage"];
-            consolidate?: components["schemas"]["TokenUsage"];
-        };
+        /** @description Of those, the thread selector’s calls (not jobs: GET /v1/usage, which reads the job ledger, leaves them out). */
         TokenUsage: {
             inputTokens: number;
             outputTokens: number;
             /** @description Model calls that reported usage. */
             calls: number;
+        };
+        UsageByJobType: {
+            ingest?: components["schemas"]["TokenUsage"];
+            summarize?: components["schemas"]["TokenUsage"];
+            consolidate?: components["schemas"]["TokenUsage"];
         };
         FlushRequest: Record<string, never>;
         Status: {

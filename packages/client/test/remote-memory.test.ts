@@ -153,7 +153,20 @@ describe('createRemoteMemory: the in-process answers over HTTP', () => {
 
   it('reports pending jobs and the server memory’s counters (stats as of the last pending), and flush progress up to done', async () => {
     expect(f.remote.stats()).toEqual({
-      derivation: { inputTokens: 0, outputTokens: 0, modelCalls: 0, byJobType: {}, byModel: {}, byNamespace: {}, results: 0, degradedResults: 0, rederivedResults: 0, droppedItems: 0, failedTries: 0 },
+      derivation: {
+        inputTokens: 0,
+        outputTokens: 0,
+        modelCalls: 0,
+        threadSelection: { inputTokens: 0, outputTokens: 0, calls: 0 },
+        byJobType: {},
+        byModel: {},
+        byNamespace: {},
+        results: 0,
+        degradedResults: 0,
+        rederivedResults: 0,
+        droppedItems: 0,
+        failedTries: 0,
+      },
     });
     const session = await f.remote.sessions.create({ namespace: 'derive' });
     await f.remote.append(

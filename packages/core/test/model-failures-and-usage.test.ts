@@ -5,6 +5,7 @@ import { StrataError } from '../src/errors/strata-error.js';
 import { toModelError } from '../src/models/to-model-error.js';
 import type { ExtractInput, FactExtractor, Summarizer, SummarizeInput } from '../src/ports/models.js';
 import type { JobQueue, JobRuntime } from '../src/ports/job-queue.js';
+import type { ThreadSelector } from '../src/ports/thread-selector.js';
 import type { BackgroundError } from '../src/services/background-errors.js';
 import { createTestMemory } from './helpers.js';
 
@@ -133,6 +134,42 @@ describe('token usage by job type, model and namespace', () => {
     // forgetting a session forgets its jobs, and their usage with them
     await memory.sessions.delete(b.id);
     expect((await memory.usage({ namespace: 'team-b' })).total.calls).toBe(0);
+  });
+});
+
+describe('thread selection on a model', () => {
+  it('its calls count in stats (totals, threadSelection, model, namespace), not in the job ledger', async () => {
+    const selector: ThreadSelector = {
+      selectParents: async (requests, onUsage) => {
+        for (const request of requests) if (request.candidates.length) onUsage?.({ inputTokens: 11, outputTokens: 1, model: 'selector-model' });
+        return requests.map(() => null);
+      },
+    };
+    const { memory } = await createTestMemory({ threadSelector: selector, queue: createInProcessJobQueue() });
+    const session = await memory.sessions.create({ namespace: 'ns' });
+    // a user turn has candidates once replies before it are attached
+    await memory.append(session.id, [
+      { role: 'user', content: 'We should plan the trip.' },
+      { role: 'assistant', content: 'Where would you like to go?' },
+    ]);
+    await memory.flush();
+    for (const content of ['Somewhere by the sea.', 'Maybe in May.'])
+      await memory.append(session.id, [
+        { role: 'user', content },
+        { role: 'assistant', content: 'Noted.' },
+      ]);
+    const report = await memory.flush();
+    const stats = memory.stats().derivation;
+    const calls = stats.threadSelection.calls;
+    expect(calls).toBeGreaterThan(0);
+    expect(stats.threadSelection).toEqual({ calls, inputTokens: 11 * calls, outputTokens: calls });
+    expect(stats.byModel['selector-model']).toEqual(stats.threadSelection);
+    expect(stats.byNamespace.ns).toEqual(stats.threadSelection);
+    expect([stats.modelCalls, stats.inputTokens]).toEqual([calls, 11 * calls]);
+    expect(report.derivation.threadSelection.calls).toBeGreaterThan(0);
+    expect(report.derivation.threadSelection.calls).toBeLessThanOrEqual(calls);
+    // usage() reads the ledger: jobs only
+    expect((await memory.usage({ namespace: 'ns' })).total.calls).toBe(0);
   });
 });
 

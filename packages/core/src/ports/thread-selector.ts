@@ -1,4 +1,5 @@
 import type { TranscriptTurn } from '../domain/jobs.js';
+import type { UsageListener } from './models.js';
 
 /** An assistant turn a user turn may answer: the newest reply of one topic. */
 export interface ThreadCandidate {
@@ -24,7 +25,8 @@ export interface ThreadSelector {
   /**
    * One answer per request, in order: a candidate's `messageId`, or null to attach the turn
    * linearly (to the newest reply before it). Ids that are not candidates count as null.
+   * `onUsage` is called once per model call with its token usage (a selector on a model reports it).
    * @throws StrataError when the selector's model fails (BACKEND_UNAVAILABLE is retryable).
    */
-  selectParents(requests: ThreadRequest[]): Promise<(string | null)[]>;
+  selectParents(requests: ThreadRequest[], onUsage?: UsageListener): Promise<(string | null)[]>;
 }

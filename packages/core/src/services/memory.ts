@@ -140,6 +140,8 @@ export class Memory implements MemoryApi {
       derive: (job, attempt) => deriveJob(job, this.deps, attempt),
       apply: (result) => this.applyAndReschedule(result),
       failed: (job, error, attempt) => {
+        // work cut off by close() is not a failure: the ledger plans it again on the next open
+        if (this.closed || StrataError.is(error, 'CLOSED')) return;
         this.recovery.countFailedTry();
         const endpoint = StrataError.is(error) ? error.endpoint : undefined;
         this.deps.reportError({ kind: 'derive', error, sessionId: job.sessionId, job: { key: job.key, type: job.type }, attempt, ...(endpoint === undefined ? {} : { endpoint }) });
@@ -158,7 +160,7 @@ export class Memory implements MemoryApi {
       const written = await applyResult(this.deps, result);
       if (!written) return false;
       await nextMacrotask();
-      await attachIngested(this.deps, result);
+      await attachIngested(this.deps, result, (usage) => this.recovery.countThreadSelection(result.job.namespace, usage));
       return true;
     });
     if (!applied) return;

@@ -1,7 +1,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { z } from 'zod';
-import { parseWith, type ThreadRequest, type ThreadSelector } from '@strata/core';
+import { parseWith, type ThreadRequest, type ThreadSelector, type UsageListener } from '@strata/core';
 import { invokeStructured, callSettingsOf, llmModelOptionsSchema, type CallSettings } from './structured-call.js';
 
 /**
@@ -38,13 +38,13 @@ export class LlmThreadSelector implements ThreadSelector {
     ({ model: this.model, settings: this.settings } = callSettingsOf(parsed));
   }
 
-  async selectParents(requests: ThreadRequest[]): Promise<(string | null)[]> {
+  async selectParents(requests: ThreadRequest[], onUsage?: UsageListener): Promise<(string | null)[]> {
     const out: (string | null)[] = [];
-    for (const request of requests) out.push(await this.selectOne(request));
+    for (const request of requests) out.push(await this.selectOne(request, onUsage));
     return out;
   }
 
-  private async selectOne({ turn, candidates }: ThreadRequest): Promise<string | null> {
+  private async selectOne({ turn, candidates }: ThreadRequest, onUsage: UsageListener | undefined): Promise<string | null> {
     if (candidates.length === 0 || !turn.content.trim()) return null;
     const listed = candidates.map((c, i) => `${i + 1}. [topic: ${oneLine(c.topicTitle)}] ${oneLine(c.text).slice(0, 400)}`).join('\n');
     const { choice } = await invokeStructured({
@@ -53,7 +53,7 @@ export class LlmThreadSelector implements ThreadSelector {
       name: 'thread',
       shape: { schema: choiceSchema },
       messages: [new SystemMessage(RULES), new HumanMessage(`Earlier replies:\n${listed}\n\nNew user message: ${oneLine(turn.content)}`)],
-      onUsage: undefined,
+      onUsage,
     });
     return candidates[Math.round(choice) - 1]?.messageId ?? null;
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BackgroundError, MemoryOptions } from '@strata/core';
 import { LlmThreadSelector } from '../../src/index.js';
+import { modelNameOf } from '../../src/models/structured-call.js';
 import { createTestMemory } from '../helpers.js';
 import { ToolCallingFake } from './tool-calling-fake.js';
 
@@ -40,6 +41,10 @@ describe('the LLM thread selector', () => {
     const [hit] = await memory.search({ namespace: 'ana', query: 'winter', k: 1, kinds: ['turn'], contextDepth: 1 });
     expect(hit?.thread?.map((s) => s.id)).toEqual([bikes[1]?.id]);
     expect(model.calls.map((c) => c.tool)).toEqual(['thread', 'thread']);
+    // its calls are the memory's model spend too: counted for the model and the namespace
+    const usage = model.usage();
+    expect(memory.stats().derivation.threadSelection).toEqual(usage);
+    expect(memory.stats().derivation.byModel[modelNameOf(model)]).toEqual(usage);
     await memory.close();
   });
 });

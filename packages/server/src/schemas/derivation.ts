@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { namespaceSchema } from './common.js';
 import { PendingJobSchema } from './context.js';
-import { UsageByJobTypeSchema, usageByNameSchema } from './usage.js';
+import { TokenUsageSchema, UsageByJobTypeSchema, usageByNameSchema } from './usage.js';
 
 /** POST /v1/flush (no options). */
 export const FlushRequestSchema = z.object({}).openapi('FlushRequest');
@@ -13,9 +13,10 @@ export const FlushRequestSchema = z.object({}).openapi('FlushRequest');
  */
 const DerivationStatsSchema = z
   .object({
-    inputTokens: z.number().int().openapi({ description: 'Input (prompt) tokens the models reported for applied results (every namespace).' }),
-    outputTokens: z.number().int().openapi({ description: 'Output (completion) tokens the models reported for applied results (every namespace).' }),
+    inputTokens: z.number().int().openapi({ description: 'Input (prompt) tokens the models reported for applied results and thread selection (every namespace).' }),
+    outputTokens: z.number().int().openapi({ description: 'Output (completion) tokens the models reported for applied results and thread selection (every namespace).' }),
     modelCalls: z.number().int().openapi({ description: 'Model calls that reported usage (every namespace).' }),
+    threadSelection: TokenUsageSchema.openapi({ description: 'Of those, the thread selector’s calls (not jobs: GET /v1/usage, which reads the job ledger, leaves them out).' }),
     byJobType: UsageByJobTypeSchema,
     byModel: usageByNameSchema.openapi({ description: 'Token usage by model name (every namespace); calls whose model gave no name are in the totals only.' }),
     byNamespace: usageByNameSchema.openapi({ description: 'Token usage by namespace: only the namespaces in the key’s reach (only `namespace`, when GET /v1/status names one).' }),

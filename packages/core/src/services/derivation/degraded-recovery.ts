@@ -1,4 +1,4 @@
-import type { DeriveResult } from '../../domain/jobs.js';
+import type { DeriveResult, ModelUsage } from '../../domain/jobs.js';
 import { DerivationCounter, type MemoryStats } from './derivation-stats.js';
 import type { MemoryDeps } from '../deps.js';
 import { countDegradedMarkers, enqueueRederive } from './rederive.js';
@@ -29,6 +29,11 @@ export class DegradedRecovery {
     if (result.degraded) this.sessions.add(result.job.sessionId);
     // A model answered (it reported usage): re-derive what was derived offline while it was down.
     else if (result.usage && this.sessions.size) await this.enqueue([...this.sessions]);
+  }
+
+  /** Counts a model call of the thread selector (attaching a namespace's ingested turns). */
+  countThreadSelection(namespace: string, usage: ModelUsage): void {
+    this.counter.recordThreadSelection(namespace, usage);
   }
 
   /** Counts a try of a job that failed (reported through `onError`, kind `derive`). */

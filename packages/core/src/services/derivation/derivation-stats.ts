@@ -1,14 +1,20 @@
 import type { JobType, TokenUsage } from '../../domain/derived.js';
-import type { DeriveResult } from '../../domain/jobs.js';
+import type { DeriveResult, ModelUsage } from '../../domain/jobs.js';
 
 /** Derivation counters of one memory since it was created (see `memory.stats()`). */
 export interface DerivationStats {
-  /** Input (prompt) tokens the models reported for applied results. */
+  /** Input (prompt) tokens the models reported for applied results and for thread selection. */
   inputTokens: number;
-  /** Output (completion) tokens the models reported for applied results. */
+  /** Output (completion) tokens the models reported for applied results and for thread selection. */
   outputTokens: number;
   /** Model calls that reported usage. */
   modelCalls: number;
+  /**
+   * Of those, the thread selector's (a selector on a model chooses which reply each ingested
+   * user turn continues, as its results are applied). Not a job: `usage()`, which reads the
+   * job ledger, does not include them.
+   */
+  threadSelection: TokenUsage;
   /** The same token usage by job type (`ingest`, `summarize`, `consolidate`). */
   byJobType: Partial<Record<JobType, TokenUsage>>;
   /** The same token usage by model name (calls whose model gave no name are in the totals only). */
@@ -44,7 +50,7 @@ export interface MemoryStats {
  * counter.snapshot(); // { inputTokens, outputTokens, modelCalls, byModel, results, ... }
  */
 export class DerivationCounter {
-  private readonly totals: Omit<DerivationStats, 'byJobType' | 'byModel' | 'byNamespace'> = {
+  private readonly totals: Omit<DerivationStats, 'byJobType' | 'byModel' | 'byNamespace' | 'threadSelection'> = {
     inputTokens: 0,
     outputTokens: 0,
     modelCalls: 0,
@@ -54,6 +60,7 @@ export class DerivationCounter {
     droppedItems: 0,
     failedTries: 0,
   };
+  private readonly threadSelection: TokenUsage = { inputTokens: 0, outputTokens: 0, calls: 0 };
   // Maps: a model name or namespace is any string (`__proto__` included), an object key only when copied out
   private readonly byJobType = new UsageByKey();
   private readonly byModel = new UsageByKey();
@@ -77,13 +84,27 @@ export class DerivationCounter {
     }
   }
 
+  /** Counts one model call of the thread selector for `namespace`. */
+  recordThreadSelection(namespace: string, usage: ModelUsage): void {
+    const call = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, calls: 1 };
+    const t = this.totals;
+    t.inputTokens += call.inputTokens;
+    t.outputTokens += call.outputTokens;
+    t.modelCalls += 1;
+    this.threadSelection.inputTokens += call.inputTokens;
+    this.threadSelection.outputTokens += call.outputTokens;
+    this.threadSelection.calls += 1;
+    this.byNamespace.add(namespace, call);
+    if (usage.model) this.byModel.add(usage.model, call);
+  }
+
   /** Counts a failed try of a job (reported through `onError`, kind `derive`). */
   recordFailedTry(): void {
     this.totals.failedTries += 1;
   }
 
   snapshot(): DerivationStats {
-    return { ...this.totals, byJobType: this.byJobType.toRecord(), byModel: this.byModel.toRecord(), byNamespace: this.byNamespace.toRecord() };
+    return { ...this.totals, threadSelection: { ...this.threadSelection }, byJobType: this.byJobType.toRecord(), byModel: this.byModel.toRecord(), byNamespace: this.byNamespace.toRecord() };
   }
 }
 
@@ -123,6 +144,11 @@ export function statsSince(before: DerivationStats, after: DerivationStats): Der
     inputTokens: after.inputTokens - before.inputTokens,
     outputTokens: after.outputTokens - before.outputTokens,
     modelCalls: after.modelCalls - before.modelCalls,
+    threadSelection: {
+      inputTokens: after.threadSelection.inputTokens - before.threadSelection.inputTokens,
+      outputTokens: after.threadSelection.outputTokens - before.threadSelection.outputTokens,
+      calls: after.threadSelection.calls - before.threadSelection.calls,
+    },
     byJobType: minus(after.byJobType, before.byJobType),
     byModel: minus(after.byModel, before.byModel),
     byNamespace: minus(after.byNamespace, before.byNamespace),

@@ -2,6 +2,7 @@ import type { DeriveResult } from '../../domain/jobs.js';
 import type { StoredMessage } from '../../domain/message.js';
 import type { Topic, TurnLink } from '../../domain/topic.js';
 import { planAttachment } from '../../engine/topics/plan-attachment.js';
+import type { UsageListener } from '../../ports/models.js';
 import type { ThreadCandidate, ThreadRequest } from '../../ports/thread-selector.js';
 import type { TopicOp } from '../../ports/topic-store.js';
 import type { MemoryDeps } from '../deps.js';
@@ -14,8 +15,9 @@ const LINK_WINDOW = 256;
  * Places the turns of an applied ingest job in the conversation tree and in topics, reusing
  * the vectors ingestion computed, then lets the session's topics decay. Idempotent: turns
  * already linked are skipped, so a replayed result changes nothing. Runs under the apply lock.
+ * `onUsage` hears of the thread selector's model calls.
  */
-export async function attachIngested(deps: MemoryDeps, result: DeriveResult): Promise<void> {
+export async function attachIngested(deps: MemoryDeps, result: DeriveResult, onUsage?: UsageListener): Promise<void> {
   const { job } = result;
   if (result.job.type !== 'ingest' || job.rederive || !('turnVectors' in result)) return;
   // The batch's own links (a replay) and the newest links before it: a turn attaches after
@@ -34,7 +36,7 @@ export async function attachIngested(deps: MemoryDeps, result: DeriveResult): Pr
   const turns = fresh.map((m) => ({ turn: toTurn(m), vector: vectors.get(m.id) ?? [] }));
   const candidates = await threadCandidates(deps, topics, links);
   const requests: ThreadRequest[] = turns.filter((t) => t.turn.role === 'user').map((t) => ({ ...t, candidates }));
-  const chosen = await selectParents(deps, requests, job.sessionId);
+  const chosen = await selectParents(deps, requests, job.sessionId, onUsage);
   const plan = planAttachment({
     sessionId: job.sessionId,
     namespace: job.namespace,
@@ -60,10 +62,10 @@ export async function attachIngested(deps: MemoryDeps, result: DeriveResult): Pr
  * decision: a model that is down or answers nonsense must not stop derivation from landing,
  * so the failure is reported (`deps.reportError`) and the turns attach linearly.
  */
-async function selectParents(deps: MemoryDeps, requests: ThreadRequest[], sessionId: string): Promise<(string | null)[]> {
+async function selectParents(deps: MemoryDeps, requests: ThreadRequest[], sessionId: string, onUsage: UsageListener | undefined): Promise<(string | null)[]> {
   if (requests.length === 0) return [];
   try {
-    return await deps.threads.selectParents(requests);
+    return await deps.threads.selectParents(requests, onUsage);
   } catch (error) {
     deps.reportError({ kind: 'thread-selector', error, sessionId });
     return requests.map(() => null);
