@@ -1,4 +1,4 @@
-import { StrataError, type ExportFormat, type MemoryApi, type MemoryStats } from '@strata/core';
+import { emptyDerivationStats, StrataError, type ExportFormat, type MemoryApi, type MemoryStats } from '@strata/core';
 import { canBeInUrl, checkOptions, pathId } from './input-checks.js';
 import { jsonBody } from './json-body.js';
 import { appendRemote, messagesRemote } from './remote-messages.js';
@@ -62,20 +62,7 @@ function parseOptions(options: RemoteMemoryOptions): { url: URL; apiKey?: string
 export function createRemoteMemory(options: RemoteMemoryOptions): MemoryApi {
   const t = createRemoteTransport(parseOptions(options));
   let stats: MemoryStats = {
-    derivation: {
-      inputTokens: 0,
-      outputTokens: 0,
-      modelCalls: 0,
-      threadSelection: { inputTokens: 0, outputTokens: 0, calls: 0 },
-      byJobType: {},
-      byModel: {},
-      byNamespace: {},
-      results: 0,
-      degradedResults: 0,
-      rederivedResults: 0,
-      droppedItems: 0,
-      failedTries: 0,
-    },
+    derivation: emptyDerivationStats(),
   };
   const seen = (status: StatusAnswer) => {
     stats = status.stats;

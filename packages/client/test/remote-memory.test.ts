@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ExtractedFact, type ExtractInput, ObservationFactExtractor, StrataError } from '@strata/core';
+import { emptyDerivationStats, type ExtractedFact, type ExtractInput, ObservationFactExtractor, StrataError } from '@strata/core';
 import { openRemoteFixture, type RemoteFixture } from './support/remote-fixture.js';
 
 /** What a rejected call threw. */
@@ -153,20 +153,7 @@ describe('createRemoteMemory: the in-process answers over HTTP', () => {
 
   it('reports pending jobs and the server memory’s counters (stats as of the last pending), and flush progress up to done', async () => {
     expect(f.remote.stats()).toEqual({
-      derivation: {
-        inputTokens: 0,
-        outputTokens: 0,
-        modelCalls: 0,
-        threadSelection: { inputTokens: 0, outputTokens: 0, calls: 0 },
-        byJobType: {},
-        byModel: {},
-        byNamespace: {},
-        results: 0,
-        degradedResults: 0,
-        rederivedResults: 0,
-        droppedItems: 0,
-        failedTries: 0,
-      },
+      derivation: emptyDerivationStats(),
     });
     const session = await f.remote.sessions.create({ namespace: 'derive' });
     await f.remote.append(

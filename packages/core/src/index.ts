@@ -25,6 +25,7 @@ export type { ItemKind, ManifestItem, PendingJob, SearchHit, Tier } from './doma
 export type { DeriveJob, DeriveResult, ExtractedFact, JobRef, KnownFact, TranscriptTurn, VectorOf } from './domain/jobs.js';
 export type { DroppedItem, ModelFailure, ModelUsage, RederiveTarget } from './domain/jobs.js';
 export type { DerivationStats, MemoryStats } from './services/derivation/derivation-stats.js';
+export { emptyDerivationStats } from './services/derivation/derivation-stats.js';
 export type { UsageReport } from './services/derivation/usage-report.js';
 export type { DerivationProgress, DerivationProgressListener, FlushOptions, FlushReport } from './services/derivation/derivation-progress.js';
 export type { BackgroundError, BackgroundErrorKind, BackgroundErrorListener } from './services/background-errors.js';

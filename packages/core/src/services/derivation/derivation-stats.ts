@@ -42,6 +42,24 @@ export interface MemoryStats {
   derivation: DerivationStats;
 }
 
+/** Derivation counters at zero: what a memory reports before it applied anything. */
+export function emptyDerivationStats(): DerivationStats {
+  return {
+    inputTokens: 0,
+    outputTokens: 0,
+    modelCalls: 0,
+    threadSelection: { inputTokens: 0, outputTokens: 0, calls: 0 },
+    byJobType: {},
+    byModel: {},
+    byNamespace: {},
+    results: 0,
+    degradedResults: 0,
+    rederivedResults: 0,
+    droppedItems: 0,
+    failedTries: 0,
+  };
+}
+
 /**
  * Accumulates what applied results report; one per memory.
  * @example
