@@ -30,6 +30,7 @@ import { runEncryptionBench } from './scenarios/encryption.js';
 import { runCliStartupBench } from './scenarios/cli-startup.js';
 import { runPostgresDriverBench } from './scenarios/postgres-driver.js';
 import { runLocomoPostgresBench } from './scenarios/locomo-postgres.js';
+import { runBulkAppendBench } from './scenarios/bulk-append.js';
 import { runScaleOutBench } from './scenarios/scale-out.js';
 import { runScaleOutFaultsBench } from './scenarios/scale-out-faults.js';
 import { runServerBench } from './scenarios/server.js';
@@ -44,6 +45,7 @@ const SCENARIOS = [
   'in-memory-latency',
   'sqlite-latency',
   'scale',
+  'bulk-append',
   'tenants',
   'encryption',
   'sqlite-knowledge-base',
@@ -121,6 +123,8 @@ async function main(): Promise<void> {
   }
   // derivation at scale: per-turn cost as a session grows, the event loop during an import's derivation, a 100k-turn session
   if (wants('scale')) await runOne('scale', isQuick, environment, () => runScaleBench({ quick: isQuick }));
+  // one large append (and one import) into the embedded default: the chat turn after it and the event loop while it derives
+  if (wants('bulk-append')) await runOne('bulk-append', isQuick, environment, () => runBulkAppendBench({ quick: isQuick }));
   // many tenants in one SQLite file: RSS against the lexical cache's cap, latency when tenants rotate past it
   if (wants('tenants')) await runOne('tenants', isQuick, environment, () => runTenantsBench({ quick: isQuick }));
   // encryption at rest: plain and encrypted SQLite side by side, append and getContext

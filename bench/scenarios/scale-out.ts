@@ -34,6 +34,7 @@ import { countRedisKeys, deleteRedisKeys } from '@strata/testkit/redis';
 import { createBullMqJobQueue, readQueueStats, type LatencyStats } from '@strata/worker';
 import type { BenchTable, Figure, LatencyMetric } from '../lib/bench-result.js';
 import { importMessages } from '../lib/bulk-corpus.js';
+import { bulkAppendFigures } from './bulk-append.js';
 import { ConversationGenerator } from '../lib/conversation-generator.js';
 import type { AppendProcessConfig, AppendProcessReport } from '../lib/scale-out-process.js';
 import { nsToMs, summarize, timeEach, timeOnce, type LatencySummary } from '../lib/stats.js';
@@ -237,6 +238,9 @@ function placeFor(kind: StoreKind, resources: RunResources, part: string): { sch
   const dir = resources.dir();
   return kind === 'postgres' ? { schema: resources.schema(part), path: join(dir, 'knowledge.sqlite') } : { schema: '', path: join(dir, 'memory.sqlite') };
 }
+
+/** Turns of the single append part 4 moves into the embedded default (the bulk-append scenario's figures). */
+const BULK_APPEND_TURNS = 10_000;
 
 // ---------------------------------------------------------------- part 1: latency at size
 
@@ -504,12 +508,10 @@ export async function runScaleOutBench(options: { quick: boolean }): Promise<{ l
   } finally {
     released = await resources.release();
   }
+  const bulk = await stage(`SQLite: one ${label(BULK_APPEND_TURNS)}-turn append, then a chat turn and its derivation`, async () => bulkAppendFigures(BULK_APPEND_TURNS));
 
   const latencies: LatencyMetric[] = [];
-  const figures: Figure[] = [
-    { name: 'cores (os.availableParallelism())', value: cores, unit: '' },
-    { name: 'load average (1 min) when the scenario started', value: round1(load), unit: '' },
-  ];
+  const figures: Figure[] = [{ name: 'cores (os.availableParallelism())', value: cores, unit: '' }, { name: 'load average (1 min) when the scenario started', value: round1(load), unit: '' }, ...bulk];
   const side: string[][] = [];
   const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}x` : '-');
   const pgSizes = sizes.get('postgres') ?? [];
@@ -601,6 +603,7 @@ export async function runScaleOutBench(options: { quick: boolean }): Promise<{ l
       `Part 1 (latency at size): one memory per store, one namespace grown by memory.import (bundles of ${PER_BUNDLE}, ${SESSION_TURNS} turns per session) to ${sizesText} messages; at each size getContext (${plan.contextWarmup} warm-up + ${plan.contextCalls} calls, ${plan.contextCallsAtMillion} at 1M: a generated question on a random imported session, a ${BUDGET_TOKENS}-token budget, an untimed macrotask after each, as memory-latency), then ${plan.appendWarmup} warm-up + ${plan.appends} single appends (one message per call, a new session every ${SESSION_TURNS} turns, an untimed macrotask after each, as memory-latency). Those appends stay in the namespace; the next import brings it to the next size exactly. Derivation runs on createMemory's in-process queue for both stores, so the imported turns derive in the background while these rows are timed (as memory-latency's imported rows). Only the session store differs: the PostgreSQL memory keeps its vectors in a SQLite knowledge base file, as the SQLite memory does in its own file.`,
       `Part 2 (write throughput): ${plan.processes.join(', ')} app processes (child Node processes) on one PostgreSQL schema or one SQLite file (WAL, busy timeout 5 s), a fresh one per run, each process appending ${plan.appendsPerProcess} turns one at a time to sessions of its own (a new one every ${SESSION_TURNS} turns, a macrotask after each append). They start together on a signal once all are connected; appends/s is all appends over the wall time from that signal to the last process done. Their queue derives nothing (as a scale-out app whose workers derive): each planned job is kept pending, so planning reads what it would with a real backlog, and the figure is the store's write path, not the models'. The latency rows pool the appends of all processes.`,
       `Part 3 (freshness): an app process (the bench) on PostgreSQL + ${fresh.knowledge}${isChromaReachable ? '' : ` (Chroma did not answer at ${CHROMA_URL})`}, and on SQLite (store and knowledge base in one file), each with a BullMQ queue (deriveConcurrency 0: it only applies results) and ${plural(FRESHNESS_WORKERS.processes, 'worker process')} (startWorker, offline models, concurrency ${FRESHNESS_WORKERS.concurrency}); ${plan.freshnessRate} turns/s for ${plan.freshnessSeconds} s, round robin over ${plan.freshnessSessions} sessions, then flush. enqueue -> applied is readQueueStats(...).latencyMs.apply: every job of the run (ingest, summaries, consolidation), recorded in Redis by the applying app (nearest rank of the newest 2,000). The samples start with the workers' first jobs (cold processes), which weigh on p95 in --quick's short run.`,
+      `Part 4 (a large single append): the bulk-append scenario's figures at ${label(BULK_APPEND_TURNS)} turns (SQLite file, offline models, each variant in a fresh process): one append of the whole history, then one chat turn, then the derivation of the backlog, watched from the event loop (longest gap of a 1 ms timer, monitorEventLoopDelay).`,
     ],
   };
 }

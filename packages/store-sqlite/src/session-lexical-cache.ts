@@ -1,6 +1,7 @@
 // Kept in one file: one cache whose state (namespaces loaded, changes pending, the epoch seen, snapshots due) each method keeps in step.
 import type Database from 'better-sqlite3';
 import { encodeLexicalDump, factLexicalText, InMemoryLexicalIndex, restoreText, turnLexicalText } from '@strata/core';
+import { StrataError } from '@strata/core';
 import type { LexicalHit, LexicalKind, LexicalQuery, StoreOp, StoredMessage } from '@strata/core';
 import { LexicalSnapshots, type SnapshotMarks } from './lexical-snapshots.js';
 
@@ -23,6 +24,21 @@ export const DEFAULT_LEXICAL_CACHE_DOCUMENTS = 100_000;
 /** A namespace's snapshot is rewritten once this many of its documents changed, or a fifth of them: writing it stays O(1) per change, amortized. */
 const SAVE_AFTER_CHANGES = 2_000;
 const SAVE_AFTER_FRACTION = 0.2;
+/**
+ * How long one slice of a load, or of queued changes, may hold the event loop before it yields
+ * (analyzing a turn costs 40-130 µs: a 10k-turn append analyzed at once held it for over a second).
+ */
+const SLICE_MS = 8;
+/** Rows one read of a load takes (keyset pages by rowid, so a slice never holds a statement open across a yield). */
+const PAGE_ROWS = 256;
+/** Queued changes a search applies at once before it rather than in slices (an append's worth). */
+const APPLY_AT_ONCE = 64;
+/** A write that indexes at least this many documents into one namespace brings that namespace up to date (loaded, changes applied) before it returns, in slices. */
+export const WARM_AFTER_DOCUMENTS = 256;
+/** Sliced attempts a search makes while other connections keep moving the epoch, before it loads in one go. */
+const SLICED_ATTEMPTS = 3;
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * What `SqliteSessionStore.lexicalCacheStats()` reports: the namespaces held (least recently
@@ -75,14 +91,21 @@ export class SessionLexicalCache {
   private readonly changes = new Map<string, number>();
   /** -1 until the first search or write reads the file's epoch. */
   private seenEpoch = -1;
-  /** Changes of this store's committed writes, in commit order; applied before any search or load. */
+  /** Changes of this store's committed writes, in commit order, from `pendingHead` on; applied before any search. */
   private pending: (() => void)[] = [];
+  private pendingHead = 0;
+  /** Namespaces being loaded in slices, each with the load every search of it waits on. */
+  private readonly loading = new Map<string, Promise<void>>();
+  /** Bumped by every reset and by close: a sliced load of an older generation stops at its next slice. */
+  private generation = 0;
+  private closed = false;
   private applying: NodeJS.Immediate | undefined;
   private saving: NodeJS.Immediate | undefined;
   private readonly snapshots: LexicalSnapshots;
   private readonly maxDocuments: number;
   private readonly afterCommit: () => void;
   private readonly statements;
+  private readonly pages: Record<LoadTable, PageReader>;
   /** Documents analyzed by loads (rows without a snapshot, or written after it) and restored from snapshots. */
   private readonly loads = { analyzed: 0, restored: 0 };
 
@@ -90,35 +113,61 @@ export class SessionLexicalCache {
     this.snapshots = new LexicalSnapshots(db);
     this.maxDocuments = options.maxDocuments ?? DEFAULT_LEXICAL_CACHE_DOCUMENTS;
     this.afterCommit = options.afterCommit ?? (() => undefined);
+    this.pages = pageReaders(db);
     this.statements = {
       epoch: db.prepare<[], { value: string }>(EPOCH_SQL),
       bump: db.prepare<[], number>(BUMP_SQL).pluck(),
-      // A cold turn's text is in content_z (compressed); it is indexed like any other.
-      turns: db.prepare<[string, number], { id: string; session_id: string; content: string; content_z: Buffer | null; name: string | null; created_at: number }>(
-        'SELECT id, session_id, content, content_z, name, created_at FROM messages WHERE namespace = ? AND rowid > ?',
-      ),
-      summaries: db.prepare<[string, number], { id: string; session_id: string; text: string }>('SELECT id, session_id, text FROM summaries WHERE namespace = ? AND rowid > ?'),
-      facts: db.prepare<[string, number], { id: string; text: string; predicate: string }>('SELECT id, text, predicate FROM facts WHERE namespace = ? AND valid_to IS NULL AND rowid > ?'),
       summaryIds: db.prepare<[string], string>('SELECT id FROM summaries WHERE namespace = ?').pluck(),
       factIds: db.prepare<[string], string>('SELECT id FROM facts WHERE namespace = ? AND valid_to IS NULL').pluck(),
     };
   }
 
-  search(query: LexicalQuery): LexicalHit[] {
+  /**
+   * BM25 over the namespace, with every write committed before the call applied (this
+   * connection's and, through the epoch, every other's). A namespace not held yet is loaded in
+   * slices and queued changes are applied in slices, so neither holds the event loop for long.
+   * @throws StrataError CLOSED when the store closes while the search waits for a load.
+   */
+  async search(query: LexicalQuery): Promise<LexicalHit[]> {
     const k = Number.isNaN(query.k) ? 0 : Math.max(0, Math.floor(query.k));
     if (k === 0) return [];
-    this.syncWith(this.readEpoch());
-    // Before a load: the rows it reads already hold these writes.
-    this.applyPending();
-    if (this.loaded.has(query.namespace)) {
-      this.loaded.delete(query.namespace);
-      this.loaded.add(query.namespace);
-    } else {
-      this.load(query.namespace);
+    for (let attempt = 1; ; attempt++) {
+      this.assertOpen();
+      this.syncWith(this.readEpoch());
+      const isReady = this.loaded.has(query.namespace) && this.pending.length - this.pendingHead <= APPLY_AT_ONCE;
+      if (isReady || attempt > SLICED_ATTEMPTS) {
+        // Before a load: the rows it reads already hold these writes.
+        this.applyPending();
+        if (!this.loaded.has(query.namespace)) this.loadAtOnce(query.namespace);
+        break;
+      }
+      await this.catchUp(query.namespace);
     }
+    this.loaded.delete(query.namespace);
+    this.loaded.add(query.namespace);
     // Facts belong to the namespace, not to a session: a session-scoped search has none.
     const kinds = query.sessionId === undefined ? query.kinds : query.kinds.filter((kind) => kind !== 'fact');
     return this.index.search({ ...query, kinds, k });
+  }
+
+  /**
+   * Brings the namespace up to date in slices: this connection's queued changes applied, the
+   * namespace loaded if it is not held. A write of many documents awaits this before it
+   * returns (an append of thousands of turns, an import), so the next search finds it ready.
+   */
+  async catchUp(namespace: string): Promise<void> {
+    await this.applyPendingInSlices();
+    if (this.closed || this.loaded.has(namespace)) return;
+    let load = this.loading.get(namespace);
+    if (load === undefined) {
+      const started = this.loadInSlices(namespace, this.generation);
+      load = started.finally(() => {
+        if (this.loading.get(namespace) === load) this.loading.delete(namespace);
+      });
+      this.loading.set(namespace, load);
+    }
+    await load;
+    await this.applyPendingInSlices();
   }
 
   /** What the cache holds (namespaces least recently searched first) and what its loads cost so far. */
@@ -144,30 +193,36 @@ export class SessionLexicalCache {
   }
 
   /**
-   * After the write committed: queues its changes for the loaded namespaces when no other
-   * connection wrote since this one last looked, else drops the cache (reloaded on the next
-   * search). Changes are copied out now: the caller owns the ops and the returned messages.
+   * After the write committed: queues its changes for the namespaces held or loading when no
+   * other connection wrote since this one last looked, else drops the cache (reloaded on the
+   * next search). What the changes need is copied out now (the caller owns the ops and the
+   * returned messages); texts are analyzed when the changes are applied, not here. Returns the
+   * namespaces the write indexed many documents into ({@link WARM_AFTER_DOCUMENTS}), which the
+   * store brings up to date before the write returns.
    */
-  applied(ops: readonly StoreOp[], stored: readonly StoredMessage[], epochs: LexicalEpochs | undefined): void {
-    if (epochs === undefined) return;
+  applied(ops: readonly StoreOp[], stored: readonly StoredMessage[], epochs: LexicalEpochs | undefined): string[] {
+    if (epochs === undefined) return [];
+    const warm = largeWrites(ops, stored);
     if (epochs.before !== this.seenEpoch) {
       this.reset(epochs.after);
-      return;
+      return warm;
     }
     this.seenEpoch = epochs.after;
-    // Nothing loaded, nothing to update: a namespace loads every committed row.
-    if (this.loaded.size === 0) return;
+    // Nothing held or loading, nothing to update: a namespace loads every committed row.
+    if (this.loaded.size === 0 && this.loading.size === 0) return warm;
     // A deleted session takes its turns and summaries along, whose ids the op does not list.
     if (ops.some((op) => op.type === 'delete' && op.sessions?.length)) {
       this.reset(this.seenEpoch);
-      return;
+      return warm;
     }
-    for (const message of stored) this.queueAdd(message.namespace, { kind: 'turn', id: message.id, sessionId: message.sessionId }, turnLexicalText(message));
+    for (const message of stored) {
+      if (!this.isHeld(message.namespace)) continue;
+      const { namespace, id, sessionId, content, name, createdAt } = message;
+      this.pending.push(() => this.add(namespace, { kind: 'turn', id, sessionId }, () => turnLexicalText({ content, name, createdAt })));
+    }
     for (const op of ops) this.queueOp(op);
-    if (this.applying === undefined && this.pending.length > 0) {
-      this.applying = setImmediate(() => this.applyPending());
-      this.applying.unref();
-    }
+    this.scheduleApply();
+    return warm;
   }
 
   /** Saves the snapshots of namespaces that changed since theirs, then drops queued work (the store is closing). */
@@ -177,6 +232,18 @@ export class SessionLexicalCache {
     this.saving = undefined;
     for (const namespace of this.loaded) if ((this.changes.get(namespace) ?? 0) > 0) this.save(namespace);
     this.clearPending();
+    this.closed = true;
+    this.generation++;
+  }
+
+  private assertOpen(): void {
+    if (this.closed)
+      throw new StrataError('CLOSED', 'The SQLite session store was closed while a search waited for its lexical index.', { hint: 'Close the store after the searches made on it have settled.' });
+  }
+
+  /** Whether changes to the namespace are kept: it is held, or a load of it is under way (which applies them after the rows it read). */
+  private isHeld(namespace: string): boolean {
+    return this.loaded.has(namespace) || this.loading.has(namespace);
   }
 
   private queueOp(op: StoreOp): void {
@@ -184,8 +251,10 @@ export class SessionLexicalCache {
       for (const s of op.summaries) this.queueAdd(s.namespace, { kind: 'summary', id: s.id, sessionId: s.sessionId }, s.text);
     } else if (op.type === 'putFacts') {
       for (const f of op.facts) {
-        if (f.validTo === undefined) this.queueAdd(f.namespace, { kind: 'fact', id: f.id, sessionId: null }, factLexicalText(f));
-        else this.queueRemove('fact', [f.id]);
+        if (f.validTo === undefined) {
+          const fields = { text: f.text, predicate: f.predicate };
+          this.queueAdd(f.namespace, { kind: 'fact', id: f.id, sessionId: null }, () => factLexicalText(fields));
+        } else this.queueRemove('fact', [f.id]);
       }
     } else if (op.type === 'delete') {
       this.queueRemove('turn', op.messages ?? []);
@@ -194,8 +263,8 @@ export class SessionLexicalCache {
     }
   }
 
-  private queueAdd(namespace: string, entry: { kind: LexicalKind; id: string; sessionId: string | null }, text: string): void {
-    if (this.loaded.has(namespace)) this.pending.push(() => this.add(namespace, entry, text));
+  private queueAdd(namespace: string, entry: { kind: LexicalKind; id: string; sessionId: string | null }, text: string | (() => string)): void {
+    if (this.isHeld(namespace)) this.pending.push(() => this.add(namespace, entry, text));
   }
 
   private queueRemove(kind: LexicalKind, ids: readonly string[]): void {
@@ -205,33 +274,63 @@ export class SessionLexicalCache {
     }
   }
 
+  /** Applies queued changes on a later turn of the event loop, a slice per turn. */
+  private scheduleApply(): void {
+    if (this.applying !== undefined || this.pending.length === this.pendingHead) return;
+    this.applying = setImmediate(() => {
+      this.applying = undefined;
+      this.applySlice();
+      this.scheduleApply();
+    });
+    this.applying.unref();
+  }
+
+  /** Applies queued changes, oldest first, for at most one slice's time; returns whether any are left. */
+  private applySlice(): boolean {
+    const deadline = performance.now() + SLICE_MS;
+    while (this.pendingHead < this.pending.length) {
+      const change = this.pending[this.pendingHead++] as () => void;
+      change();
+      if (performance.now() > deadline) break;
+    }
+    if (this.pendingHead < this.pending.length) return true;
+    this.pending = [];
+    this.pendingHead = 0;
+    return false;
+  }
+
+  private async applyPendingInSlices(): Promise<void> {
+    while (!this.closed && this.applySlice()) await nextTurn();
+  }
+
   private applyPending(): void {
-    const changes = this.pending;
-    this.clearPending();
-    for (const change of changes) change();
+    while (this.applySlice());
+    if (this.applying !== undefined) clearImmediate(this.applying);
+    this.applying = undefined;
   }
 
   private clearPending(): void {
     if (this.applying !== undefined) clearImmediate(this.applying);
     this.applying = undefined;
     this.pending = [];
+    this.pendingHead = 0;
   }
 
-  private add(namespace: string, entry: { kind: LexicalKind; id: string; sessionId: string | null }, text: string): void {
-    if (!this.loaded.has(namespace)) return;
-    this.index.add(namespace, entry, text);
-    this.changed(namespace, 1);
+  private add(namespace: string, entry: { kind: LexicalKind; id: string; sessionId: string | null }, text: string | (() => string)): void {
+    if (!this.isHeld(namespace)) return;
+    this.index.add(namespace, entry, typeof text === 'string' ? text : text());
+    if (this.loaded.has(namespace)) this.changed(namespace, 1);
   }
 
   private removeEverywhere(kind: LexicalKind, ids: readonly string[]): void {
-    for (const namespace of this.loaded) {
+    for (const namespace of [...this.loaded, ...this.loading.keys()]) {
       let removed = 0;
       for (const id of ids) {
         if (!this.index.has(namespace, kind, id)) continue;
         this.index.remove(namespace, kind, id);
         removed++;
       }
-      if (removed > 0) this.changed(namespace, removed);
+      if (removed > 0 && this.loaded.has(namespace)) this.changed(namespace, removed);
     }
   }
 
@@ -249,7 +348,8 @@ export class SessionLexicalCache {
   }
 
   private saveDue(): void {
-    this.applyPending();
+    // A snapshot marks every row up to now as held: not while changes wait to be applied (the next due save takes it).
+    if (this.pendingHead < this.pending.length) return;
     for (const namespace of this.loaded) {
       const changes = this.changes.get(namespace) ?? 0;
       if (changes >= Math.max(SAVE_AFTER_CHANGES, SAVE_AFTER_FRACTION * this.index.size(namespace))) this.save(namespace);
@@ -258,11 +358,12 @@ export class SessionLexicalCache {
 
   /**
    * Writes the namespace's snapshot when the cache matches the file (no other connection
-   * wrote since this one last looked). A snapshot is a shortcut, never the truth: one that
-   * cannot be written (the file busy past the timeout, the disk full) is skipped, and the
-   * next load reads more rows.
+   * wrote since this one last looked, no change of its own waits to be applied). A snapshot is
+   * a shortcut, never the truth: one that cannot be written (the file busy past the timeout,
+   * the disk full) is skipped, and the next load reads more rows.
    */
   private save(namespace: string): void {
+    if (this.pendingHead < this.pending.length) return;
     const encoded = encodeLexicalDump(this.index.dump(namespace));
     const documents = this.index.size(namespace);
     try {
@@ -279,32 +380,73 @@ export class SessionLexicalCache {
     }
   }
 
-  private load(namespace: string): void {
-    const snapshot = this.snapshots.read(namespace);
-    const marks: SnapshotMarks = snapshot?.marks ?? { messages: 0, summaries: 0, facts: 0 };
-    if (snapshot !== undefined) {
-      this.index.restore(namespace, snapshot.dump);
-      this.loads.restored += this.index.size(namespace);
-    }
+  /** Loads a namespace in one go: a search that found the epoch moving under its sliced attempts. */
+  private loadAtOnce(namespace: string): void {
+    const snapshot = this.restoreSnapshot(namespace);
     let added = 0;
-    for (const row of this.statements.turns.iterate(namespace, marks.messages)) {
-      const content = row.content_z ? restoreText(row.content_z) : row.content;
-      this.index.add(namespace, { kind: 'turn', id: row.id, sessionId: row.session_id }, turnLexicalText({ content, name: row.name ?? undefined, createdAt: row.created_at }));
-      added++;
+    for (const table of TABLES) {
+      for (let after = snapshot.marks[table]; ; ) {
+        const page = this.readPage(table, namespace, after, added);
+        added = page.added;
+        if (page.last === undefined) break;
+        after = page.last;
+      }
     }
-    for (const row of this.statements.summaries.iterate(namespace, marks.summaries)) {
-      this.index.add(namespace, { kind: 'summary', id: row.id, sessionId: row.session_id }, row.text);
-      added++;
+    this.finishLoad(namespace, snapshot.restored, added);
+  }
+
+  /**
+   * Loads a namespace a slice at a time: its snapshot, then the rows written after it, read in
+   * pages by rowid. Changes committed meanwhile are queued for it (the namespace counts as
+   * held), and applied after: re-adding a row a page read already replaces it with the same
+   * text, and a row deleted before its page comes is not read. Stops when the cache is reset
+   * or closed (the searches waiting on it start over), or when a search loaded it at once.
+   */
+  private async loadInSlices(namespace: string, generation: number): Promise<void> {
+    const snapshot = this.restoreSnapshot(namespace);
+    let added = 0;
+    let deadline = performance.now() + SLICE_MS;
+    for (const table of TABLES) {
+      for (let after = snapshot.marks[table]; ; ) {
+        const page = this.readPage(table, namespace, after, added);
+        added = page.added;
+        if (page.last === undefined) break;
+        after = page.last;
+        if (performance.now() < deadline) continue;
+        await nextTurn();
+        // reset or closed meanwhile, or loaded at once by a search that could not wait
+        if (generation !== this.generation || this.loaded.has(namespace)) return;
+        deadline = performance.now() + SLICE_MS;
+      }
     }
-    for (const row of this.statements.facts.iterate(namespace, marks.facts)) {
-      this.index.add(namespace, { kind: 'fact', id: row.id, sessionId: null }, factLexicalText(row));
-      added++;
-    }
+    this.finishLoad(namespace, snapshot.restored, added);
+  }
+
+  /** Restores the namespace's snapshot, if it has a usable one; returns its marks (zero without). */
+  private restoreSnapshot(namespace: string): { marks: SnapshotMarks; restored: boolean } {
+    const snapshot = this.snapshots.read(namespace);
+    if (snapshot === undefined) return { marks: { messages: 0, summaries: 0, facts: 0 }, restored: false };
+    this.index.restore(namespace, snapshot.dump);
+    this.loads.restored += this.index.size(namespace);
+    return { marks: snapshot.marks, restored: true };
+  }
+
+  /** Indexes one page of a table's rows after `after`; returns the running count and the page's last rowid (none when the table has no more). */
+  private readPage(table: LoadTable, namespace: string, after: number, added: number): { added: number; last: number | undefined } {
+    const rows = this.pages[table](namespace, after);
+    for (const row of rows) this.index.add(namespace, row.entry, row.text);
+    const last = rows.at(-1)?.rowid;
+    return { added: added + rows.length, last: rows.length < PAGE_ROWS ? undefined : last };
+  }
+
+  /** Marks a loaded namespace held, drops what vanished since its snapshot, and keeps the cache under its cap. */
+  private finishLoad(namespace: string, restored: boolean, added: number): void {
     this.loads.analyzed += added;
-    if (snapshot !== undefined) added += this.dropVanished(namespace);
+    let changes = added;
+    if (restored) changes += this.dropVanished(namespace);
     this.loaded.add(namespace);
     this.changes.set(namespace, 0);
-    if (added > 0) this.changed(namespace, added);
+    if (changes > 0) this.changed(namespace, changes);
     this.evictBeyondCap(namespace);
   }
 
@@ -346,6 +488,8 @@ export class SessionLexicalCache {
 
   private reset(epoch: number): void {
     this.clearPending();
+    this.generation++;
+    this.loading.clear();
     this.index = new InMemoryLexicalIndex();
     this.loaded.clear();
     this.changes.clear();
@@ -355,4 +499,54 @@ export class SessionLexicalCache {
   private readEpoch(): number {
     return Number(this.statements.epoch.get()?.value ?? 0);
   }
+}
+
+/** The tables a namespace loads from, named as a snapshot's marks are. */
+type LoadTable = keyof SnapshotMarks;
+const TABLES: readonly LoadTable[] = ['messages', 'summaries', 'facts'];
+
+/** One row of a load: its rowid (the page's cursor), what it indexes as, and its text. */
+interface PageRow {
+  rowid: number;
+  entry: { kind: LexicalKind; id: string; sessionId: string | null };
+  text: string;
+}
+type PageReader = (namespace: string, after: number) => PageRow[];
+
+/** Per table, the next {@link PAGE_ROWS} of a namespace's indexed rows after a rowid, texts as they are indexed. */
+function pageReaders(db: Database.Database): Record<LoadTable, PageReader> {
+  // A cold turn's text is in content_z (compressed); it is indexed like any other.
+  const turns = db.prepare<[string, number, number], { rowid: number; id: string; session_id: string; content: string; content_z: Buffer | null; name: string | null; created_at: number }>(
+    'SELECT rowid, id, session_id, content, content_z, name, created_at FROM messages WHERE namespace = ? AND rowid > ? ORDER BY rowid LIMIT ?',
+  );
+  const summaries = db.prepare<[string, number, number], { rowid: number; id: string; session_id: string; text: string }>(
+    'SELECT rowid, id, session_id, text FROM summaries WHERE namespace = ? AND rowid > ? ORDER BY rowid LIMIT ?',
+  );
+  const facts = db.prepare<[string, number, number], { rowid: number; id: string; text: string; predicate: string }>(
+    'SELECT rowid, id, text, predicate FROM facts WHERE namespace = ? AND valid_to IS NULL AND rowid > ? ORDER BY rowid LIMIT ?',
+  );
+  return {
+    messages: (namespace, after) =>
+      turns.all(namespace, after, PAGE_ROWS).map((row) => ({
+        rowid: row.rowid,
+        entry: { kind: 'turn', id: row.id, sessionId: row.session_id },
+        text: turnLexicalText({ content: row.content_z ? restoreText(row.content_z) : row.content, name: row.name ?? undefined, createdAt: row.created_at }),
+      })),
+    summaries: (namespace, after) => summaries.all(namespace, after, PAGE_ROWS).map((row) => ({ rowid: row.rowid, entry: { kind: 'summary', id: row.id, sessionId: row.session_id }, text: row.text })),
+    facts: (namespace, after) => facts.all(namespace, after, PAGE_ROWS).map((row) => ({ rowid: row.rowid, entry: { kind: 'fact', id: row.id, sessionId: null }, text: factLexicalText(row) })),
+  };
+}
+
+/** Namespaces a write indexes at least {@link WARM_AFTER_DOCUMENTS} documents into. */
+function largeWrites(ops: readonly StoreOp[], stored: readonly StoredMessage[]): string[] {
+  const counts = new Map<string, number>();
+  const count = (namespace: string, n = 1): void => {
+    counts.set(namespace, (counts.get(namespace) ?? 0) + n);
+  };
+  for (const message of stored) count(message.namespace);
+  for (const op of ops) {
+    if (op.type === 'putSummaries') for (const s of op.summaries) count(s.namespace);
+    else if (op.type === 'putFacts') for (const f of op.facts) count(f.namespace);
+  }
+  return [...counts].filter(([, n]) => n >= WARM_AFTER_DOCUMENTS).map(([namespace]) => namespace);
 }

@@ -62,7 +62,7 @@ export interface SqliteSessionStoreOptions extends SqliteOpenOptions {
 export class SqliteSessionStore implements SessionStore, LexicalIndex, TopicStore {
   private readonly reads: StatementCache;
   private readonly lexical: SessionLexicalCache;
-  private readonly applyBatch: (batch: WriteBatch) => WriteReceipt;
+  private readonly applyBatch: (batch: WriteBatch) => { receipt: WriteReceipt; warm: string[] };
   private readonly applyTopics: (ops: TopicOp[]) => void;
   private readonly checkpoints: WalCheckpointer;
   private closed = false;
@@ -88,11 +88,11 @@ export class SqliteSessionStore implements SessionStore, LexicalIndex, TopicStor
     });
     this.applyBatch = (batch) => {
       const { receipt, epochs } = transaction.immediate(batch);
-      this.lexical.applied(batch.ops, receipt.messages, epochs);
+      const warm = this.lexical.applied(batch.ops, receipt.messages, epochs);
       // forgotten means gone: the deleted bytes leave the WAL now, not at the next checkpoint
       if (receipt.applied && batch.ops.some(deletesRows)) this.checkpoints.scrub();
       else this.checkpoints.afterCommit();
-      return receipt;
+      return { receipt, warm };
     };
     // Topic writes leave indexed text as it was (a cold turn is indexed restored): no lexical epoch.
     const applyTopics = prepareTopicWrites(db);
@@ -108,8 +108,15 @@ export class SqliteSessionStore implements SessionStore, LexicalIndex, TopicStor
     };
   }
 
+  /**
+   * Applies the batch in one transaction. A batch that indexes many documents into a namespace
+   * (an append of thousands of turns, an import) returns once the lexical index holds them,
+   * built in slices that each yield the event loop, so the next search finds it ready.
+   */
   async write(batch: WriteBatch): Promise<WriteReceipt> {
-    return this.run('write', () => this.applyBatch(batch));
+    const { receipt, warm } = this.run('write', () => this.applyBatch(batch));
+    for (const namespace of warm) if (!this.closed) await this.searchable(() => this.lexical.catchUp(namespace));
+    return receipt;
   }
 
   async sessions(filter: SessionFilter): Promise<Session[]> {
@@ -133,7 +140,17 @@ export class SqliteSessionStore implements SessionStore, LexicalIndex, TopicStor
   }
 
   async search(query: LexicalQuery): Promise<LexicalHit[]> {
-    return this.run('search', () => this.lexical.search(query));
+    this.run('search', () => undefined);
+    return this.searchable(() => this.lexical.search(query));
+  }
+
+  /** Awaits work of the lexical cache, its driver errors as StrataErrors naming the file. */
+  private async searchable<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw toStrataError(error, this.file);
+    }
   }
 
   /**

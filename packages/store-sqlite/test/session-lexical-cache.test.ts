@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LexicalIndex, SessionStore } from '@strata/core';
 import { createSqliteKnowledgeBase } from '../src/sqlite-knowledge-base.js';
@@ -138,5 +139,123 @@ describe('SQLite lexical search through its in-process index', () => {
     opened.push(kb);
     await kb.upsert([{ id: 'v1', namespace: NS, kind: 'turn', sessionId: 's1', vector: [1, 0], current: true, createdAt: 2 }]);
     expect(await ids(a, 'pottery')).toEqual(['m1']);
+  });
+
+  describe('large writes and loads, a slice at a time', () => {
+    const many = (count: number, word: string, from = 0) => Array.from({ length: count }, (_, i) => turn(`t${from + i}`, `${word} note number ${from + i} about the weekend plans`));
+    /** Deletes the file's lexical snapshots, so that the next load reads and analyzes every row. */
+    const dropSnapshots = async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      const db = new Database(path);
+      db.exec('DELETE FROM lexical_snapshots');
+      db.close();
+    };
+    /** Counts turns of the event loop until stopped: a call that held the loop throughout sees none pass. */
+    const countTurns = () => {
+      let turns = 0;
+      let timer: NodeJS.Immediate | undefined;
+      const tick = () => {
+        turns++;
+        timer = setImmediate(tick);
+      };
+      timer = setImmediate(tick);
+      return () => {
+        clearImmediate(timer);
+        return turns;
+      };
+    };
+
+    it('an append of thousands of turns yields while it indexes them, and returns with its namespace searchable without another load', async () => {
+      const a = await open();
+      await a.write({ ops: [{ type: 'putSession', session }] });
+      const stop = countTurns();
+      await a.write({ ops: [{ type: 'appendMessages', sessionId: 's1', messages: many(3000, 'pelican') }] });
+      expect(stop()).toBeGreaterThan(2);
+      const loaded = a.lexicalCacheStats();
+      expect(loaded.held).toEqual([{ namespace: NS, documents: 3000 }]);
+      expect(loaded.documentsAnalyzedOnLoad).toBe(3000);
+      expect((await a.search({ namespace: NS, text: 'pelican weekend', kinds: ['turn'], k: 5000 })).length).toBe(3000);
+      // the search found it held: nothing loaded again
+      expect(a.lexicalCacheStats().documentsAnalyzedOnLoad).toBe(3000);
+    });
+
+    it('a small write leaves the index to the next search (no load on the write path)', async () => {
+      const a = await open();
+      await a.write({
+        ops: [
+          { type: 'putSession', session },
+          { type: 'appendMessages', sessionId: 's1', messages: many(10, 'heron') },
+        ],
+      });
+      expect(a.lexicalCacheStats().held).toEqual([]);
+      expect(await ids(a, 'heron t0')).toHaveLength(10);
+    });
+
+    it('a search while a namespace loads in slices sees every write committed before it, including deletes and writes made during the load', async () => {
+      const a = await open();
+      await a.write({
+        ops: [
+          { type: 'putSession', session },
+          { type: 'appendMessages', sessionId: 's1', messages: many(2000, 'osprey') },
+        ],
+      });
+      await a.close();
+      opened.splice(opened.indexOf(a), 1);
+      await dropSnapshots();
+      const b = await open();
+      // the first search loads the namespace in slices; the writes below land between them
+      const first = b.search({ namespace: NS, text: 'osprey', kinds: ['turn'], k: 5000 });
+      expect(b.lexicalCacheStats().documentsRestored).toBe(0);
+      await new Promise((resolve) => setImmediate(resolve));
+      await b.write({ ops: [{ type: 'appendMessages', sessionId: 's1', messages: [turn('late', 'a late osprey sighting and a kingfisher')] }] });
+      await b.write({ ops: [{ type: 'delete', messages: ['t1999', 't0'] }] });
+      const during = await b.search({ namespace: NS, text: 'kingfisher', kinds: ['turn'], k: 10 });
+      expect(during.map((h) => h.id)).toEqual(['late']);
+      const all = new Set((await first).map((h) => h.id));
+      const now = new Set((await b.search({ namespace: NS, text: 'osprey', kinds: ['turn'], k: 5000 })).map((h) => h.id));
+      expect(now.size).toBe(1999);
+      expect(now.has('late')).toBe(true);
+      expect(now.has('t0') || now.has('t1999')).toBe(false);
+      // the first search was answered after the writes committed before it, at the least
+      expect(all.size).toBeGreaterThanOrEqual(1999);
+    });
+
+    it("a load in slices starts over when another connection writes meanwhile, and answers with that connection's deletes", async () => {
+      const a = await open();
+      await a.write({
+        ops: [
+          { type: 'putSession', session },
+          { type: 'appendMessages', sessionId: 's1', messages: many(2000, 'egret') },
+        ],
+      });
+      await dropSnapshots();
+      const b = await open();
+      const searched = b.search({ namespace: NS, text: 'egret', kinds: ['turn'], k: 5000 });
+      await new Promise((resolve) => setImmediate(resolve));
+      await a.write({ ops: [{ type: 'delete', messages: ['t5', 't6'] }] });
+      const ids = new Set((await searched).map((h) => h.id));
+      expect(ids.size).toBeGreaterThanOrEqual(1998);
+      const after = new Set((await b.search({ namespace: NS, text: 'egret', kinds: ['turn'], k: 5000 })).map((h) => h.id));
+      expect(after.size).toBe(1998);
+      expect(after.has('t5') || after.has('t6')).toBe(false);
+    });
+
+    it('closing the store while a search waits for a load rejects that search with CLOSED', async () => {
+      const a = await open();
+      await a.write({
+        ops: [
+          { type: 'putSession', session },
+          { type: 'appendMessages', sessionId: 's1', messages: many(2000, 'plover') },
+        ],
+      });
+      await a.close();
+      opened.splice(opened.indexOf(a), 1);
+      await dropSnapshots();
+      const b = await createSqliteSessionStore({ path });
+      const searched = b.search({ namespace: NS, text: 'plover', kinds: ['turn'], k: 10 });
+      await new Promise((resolve) => setImmediate(resolve));
+      await b.close();
+      await expect(searched).rejects.toMatchObject({ code: 'CLOSED' });
+    });
   });
 });
