@@ -67,6 +67,56 @@ describe.skipIf(skipReason !== null)(`strata --store postgres://...${skipReason 
     expect(bad.stderr).toMatch(/--store: must be a PostgreSQL URL/);
   }, 60_000);
 
+  it('strata doctor checks the PostgreSQL store: schema not created yet, then its version and size, a newer schema, a server that does not answer, a refused database; the password never shown', async () => {
+    interface Check {
+      check: string;
+      status: string;
+      detail: string;
+      hint?: string;
+    }
+    const doctor = async (store: string): Promise<{ code: number | null; checks: Record<string, Check>; stdout: string }> => {
+      const result = await runCli(['--store', store, 'doctor', '--json'], { env: sandbox.env });
+      const report = JSON.parse(result.stdout) as { checks: Check[] };
+      return { code: result.code, checks: Object.fromEntries(report.checks.map((c) => [c.check, c])), stdout: result.stdout };
+    };
+    const fresh = `${schema}_doctor`;
+    const freshUrl = `${postgresUrl}${postgresUrl.includes('?') ? '&' : '?'}schema=${fresh}`;
+    const none = await doctor(freshUrl);
+    // sessions on PostgreSQL need Chroma for the knowledge base: the one fail here
+    expect(none.code).toBe(1);
+    expect(none.checks.chroma).toMatchObject({ status: 'fail', hint: expect.stringMatching(/--chroma-url/) });
+    expect(none.checks['postgres store']).toMatchObject({ status: 'ok', detail: expect.stringMatching(/schema not created yet .* connections in use/) });
+    expect(none.checks['sqlite file']?.status).toBe('skip');
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: postgresUrl });
+    await client.connect();
+    try {
+      // doctor reads only: the schema it looked at is still not there
+      expect((await client.query('SELECT to_regnamespace($1) AS oid', [fresh])).rows[0]?.oid).toBeNull();
+      const used = await doctor(storeUrl);
+      expect(used.checks['postgres store']).toMatchObject({ status: 'ok', detail: expect.stringMatching(new RegExp(`schema ${schema}.*schema version \\d+, about \\d+ sessions and \\d+ messages`)) });
+      await client.query(`INSERT INTO ${schema}.schema_migrations (version, description, applied_at) VALUES (999, 'from a newer strata', 0)`);
+      const newer = await doctor(storeUrl);
+      expect(newer.code).toBe(1);
+      expect(newer.checks['postgres store']).toMatchObject({ status: 'fail', detail: expect.stringMatching(/schema version 999 is newer/), hint: expect.stringMatching(/upgrade strata/) });
+      await client.query(`DELETE FROM ${schema}.schema_migrations WHERE version = 999`);
+    } finally {
+      await client.end();
+    }
+    const down = await doctor('postgres://postgres:s3cret@127.0.0.1:1/postgres');
+    expect(down.code).toBe(1);
+    expect(down.checks['postgres store']).toMatchObject({
+      status: 'fail',
+      detail: expect.stringMatching(/127\.0\.0\.1:1\/postgres .*cannot be reached/),
+      hint: expect.stringMatching(/Start PostgreSQL/),
+    });
+    expect(down.stdout).not.toContain('s3cret');
+    const target = new URL(postgresUrl);
+    target.pathname = `/no_such_db_${schema}`;
+    const refused = await doctor(target.toString());
+    expect(refused.checks['postgres store']).toMatchObject({ status: 'fail', hint: expect.stringMatching(/user, password and database/) });
+  }, 60_000);
+
   it('exits 2 (backend unavailable) when the server does not answer', async () => {
     const down = await runCli(['--store', 'postgres://postgres@127.0.0.1:1/postgres', '--chroma-url', chromaUrl, 'sessions'], { env: sandbox.env });
     expect(down.code).toBe(2);

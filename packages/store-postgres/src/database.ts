@@ -28,7 +28,8 @@ export interface Queryable {
   query<R>(sql: string, params?: readonly unknown[]): Promise<R[]>;
 }
 
-const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+/** The schema names strata accepts (they are written into SQL, so nothing else gets through). */
+export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /** BIGINT (int8) columns hold epoch milliseconds and counts: numbers, not the driver's strings. */
 const INT8_OID = 20;

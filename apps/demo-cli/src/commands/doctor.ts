@@ -28,7 +28,7 @@ export function registerDoctorCommand(program: Command): void {
   program
     .command('doctor')
     .description(
-      'check Node, the data dir, the SQLite file (quick_check, schema, WAL), the configured Redis, Chroma and model endpoints, and which structured-output method the model endpoint supports (one real call); each problem with a fix',
+      'check Node, the data dir, the SQLite file (quick_check, schema, WAL) or the PostgreSQL store (reachable, schema version, connections left), the configured Redis, Chroma and model endpoints, and which structured-output method the model endpoint supports (one real call); each problem with a fix',
     )
     .option('--json', 'print JSON: { ok, checks }')
     .action(async (options: { json?: boolean }, command: Command) => {
@@ -36,7 +36,8 @@ export function registerDoctorCommand(program: Command): void {
       const checks = [
         checkNode(),
         checkDataDir(config),
-        await checkSqliteFile(config),
+        config.store === undefined ? await checkSqliteFile(config) : { check: 'sqlite file', status: 'skip' as const, detail: 'not used (--store keeps sessions on PostgreSQL)' },
+        await checkPostgres(config),
         await checkRedis(config),
         await checkChroma(config),
         await checkEndpoint('llm endpoint', config.llm),
@@ -121,6 +122,46 @@ async function checkSqliteFile(config: CliConfig): Promise<DoctorCheck> {
   }
 }
 
+/** Connections one strata process holds at most on PostgreSQL (the store's default pool). */
+const POSTGRES_POOL = 10;
+
+/** The PostgreSQL store `--store` names: reachable, login accepted, strata's schema version, and room for another process's pool. Reads only. */
+async function checkPostgres(config: CliConfig): Promise<DoctorCheck> {
+  const check = 'postgres store';
+  if (config.store === undefined) return { check, status: 'skip', detail: 'not configured (sessions live in the SQLite file)' };
+  const { inspectPostgresStore } = await import('@strata/store-postgres');
+  const { StrataError } = await import('@strata/core/errors');
+  try {
+    const r = await inspectPostgresStore(config.store);
+    const server = `${r.where}, PostgreSQL ${r.serverVersion}`;
+    if (r.schemaVersion > r.currentSchemaVersion)
+      return {
+        check,
+        status: 'fail',
+        detail: `${server}: schema version ${r.schemaVersion} is newer than this strata's (${r.currentSchemaVersion})`,
+        hint: 'A newer strata wrote it: upgrade strata in every process that opens it, or use another schema (?schema=NAME).',
+      };
+    const left = r.connections.max - r.connections.used;
+    const connections = `${r.connections.used} of ${r.connections.max} connections in use`;
+    if (left < POSTGRES_POOL)
+      return {
+        check,
+        status: 'warn',
+        detail: `${server}: ${connections}`,
+        hint: `Each strata process holds up to ${POSTGRES_POOL} connections: raise max_connections on the server, or run fewer processes (or put PgBouncer in front).`,
+      };
+    const contents =
+      r.schemaVersion === 0
+        ? 'schema not created yet (the first command that writes creates it)'
+        : `schema version ${r.schemaVersion}${r.schemaVersion < r.currentSchemaVersion ? ` (migrated to ${r.currentSchemaVersion} when next opened)` : ''}, about ${Math.max(0, r.estimatedSessions)} sessions and ${Math.max(0, r.estimatedMessages)} messages`;
+    return { check, status: 'ok', detail: `${server}: ${contents}, ${connections}` };
+  } catch (error) {
+    if (!StrataError.is(error)) throw error;
+    const hint = error.code === 'BACKEND_UNAVAILABLE' ? 'Start PostgreSQL (bash scripts/services.sh up in the repository), or fix the host and port in --store / STRATA_STORE.' : error.hint;
+    return { check, status: 'fail', detail: error.message, ...(hint === undefined ? {} : { hint }) };
+  }
+}
+
 async function checkRedis(config: CliConfig): Promise<DoctorCheck> {
   if (!config.redisUrl) return { check: 'redis', status: 'skip', detail: 'not configured (derivation runs in-process)' };
   const url = config.redisUrl;
@@ -140,6 +181,13 @@ async function checkRedis(config: CliConfig): Promise<DoctorCheck> {
 }
 
 async function checkChroma(config: CliConfig): Promise<DoctorCheck> {
+  if (!config.chromaUrl && config.store !== undefined)
+    return {
+      check: 'chroma',
+      status: 'fail',
+      detail: 'not configured, but --store keeps sessions on PostgreSQL: the knowledge base has no shared home',
+      hint: 'Add --chroma-url (or STRATA_CHROMA_URL) so that every process shares one vector store, e.g. --chroma-url http://127.0.0.1:8765 (scripts/services.sh up starts one).',
+    };
   if (!config.chromaUrl) return { check: 'chroma', status: 'skip', detail: 'not configured (vectors live in the SQLite file)' };
   const url = config.chromaUrl.replace(/\/$/, '');
   try {
