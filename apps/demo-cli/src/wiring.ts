@@ -23,6 +23,7 @@ import type { ChatAssistant } from './chat/assistant.js';
 import { OfflineAssistant } from './chat/offline-assistant.js';
 import type { CliConfig } from './config.js';
 import { count, note } from './format/output.js';
+import type { CountMessages } from './session-counts.js';
 import { memoryFile, openSessionStore, refuseFileSettings, sealed, shownStore } from './store-wiring.js';
 
 /**
@@ -38,6 +39,8 @@ export interface Wiring {
   memory: Memory;
   /** Who answers in `strata chat`: the configured LLM, or the offline assistant. */
   assistant: ChatAssistant;
+  /** Messages per session from the session store's index (listings show counts without reading the messages). */
+  countMessages: CountMessages;
 }
 
 export interface WireOptions {
@@ -82,7 +85,7 @@ export async function wireMemory(config: CliConfig, options: WireOptions = {}): 
     ...(options.policy ? { policy: options.policy } : {}),
   });
   if (place.file !== undefined && options.file === undefined) await noteUnindexedFacts(memory, knowledge, config);
-  return { memory, path: place.shown, storage: place.storage, assistant: models.assistant };
+  return { memory, path: place.shown, storage: place.storage, assistant: models.assistant, countMessages: (ids) => store.countMessages(ids) };
 }
 
 /**

@@ -29,7 +29,7 @@ import type { PostgresConnectionOptions } from './database.js';
 import { searchDocuments } from './lexical.js';
 import { ImportStatistics } from './statistics.js';
 import { migrate } from './migrations.js';
-import { selectFacts, selectJobs, selectMessages, selectSessions, selectSummaries } from './session-queries.js';
+import { countMessages, selectFacts, selectJobs, selectMessages, selectSessions, selectSummaries } from './session-queries.js';
 import { applyBatch } from './session-write.js';
 import { applyTopicOp, selectLinks, selectTopicStorage, selectTopics } from './topic-ops.js';
 
@@ -95,6 +95,11 @@ export class PostgresSessionStore implements SessionStore, LexicalIndex, TopicSt
   async jobs(filter: JobFilter): Promise<JobRecord[]> {
     this.assertOpen('jobs');
     return selectJobs(this.db, filter);
+  }
+
+  async countMessages(sessionIds: readonly string[]): Promise<Map<string, number>> {
+    this.assertOpen('countMessages');
+    return countMessages(this.db, sessionIds);
   }
 
   async search(query: LexicalQuery): Promise<LexicalHit[]> {

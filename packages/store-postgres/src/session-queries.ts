@@ -93,6 +93,15 @@ export async function selectFacts(db: Queryable, filter: FactFilter): Promise<Fa
   return (await db.query<FactRow>(`${columns} WHERE f.id IN (${newest}) ORDER BY f.valid_from, f.id`, conditions.params)).map(toFact);
 }
 
+/** Messages per session, counted on the (session_id, seq) index; every id given is a key (0 when it has none). */
+export async function countMessages(db: Queryable, sessionIds: readonly string[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>(sessionIds.map((id) => [id, 0]));
+  if (sessionIds.length === 0) return counts;
+  const rows = await db.query<{ id: string; n: string }>('SELECT session_id AS id, count(*) AS n FROM messages WHERE session_id = ANY($1::text[]) GROUP BY session_id', [[...new Set(sessionIds)]]);
+  for (const row of rows) counts.set(row.id, Number(row.n));
+  return counts;
+}
+
 export async function selectJobs(db: Queryable, filter: JobFilter): Promise<JobRecord[]> {
   const conditions = new Conditions().add('session_id = ?', filter.sessionId).add('type = ?', filter.type);
   const base = `SELECT key, type, session_id, from_seq, to_seq, applied_at, usage FROM jobs${conditions.where()}`;

@@ -117,6 +117,17 @@ export function selectFacts(cache: StatementCache, filter: FactFilter): Fact[] {
   return (cache.get(sql).all(...conditions.params, count) as WithSources<FactRow>[]).map(toFact);
 }
 
+/** Messages per session, counted on the (session_id, seq) index; every id given is a key (0 when it has none). */
+export function countMessages(cache: StatementCache, sessionIds: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>(sessionIds.map((id) => [id, 0]));
+  if (sessionIds.length === 0) return counts;
+  const rows = cache
+    .get('SELECT session_id AS id, count(*) AS n FROM messages WHERE session_id IN (SELECT value FROM json_each(?)) GROUP BY session_id')
+    .all(JSON.stringify([...new Set(sessionIds)])) as { id: string; n: number }[];
+  for (const row of rows) counts.set(row.id, row.n);
+  return counts;
+}
+
 export function selectJobs(cache: StatementCache, filter: JobFilter): JobRecord[] {
   const conditions = new Conditions().add('session_id = ?', filter.sessionId).add('type = ?', filter.type);
   const base = `SELECT key, type, session_id, from_seq, to_seq, applied_at, usage FROM jobs${conditions.where()}`;

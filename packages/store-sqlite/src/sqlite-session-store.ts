@@ -30,7 +30,7 @@ import { openDatabase } from './open-database.js';
 import type { SqliteOpenOptions } from './open-database.js';
 import { assertIntegrity } from './session-integrity.js';
 import { SessionLexicalCache, type LexicalCacheStats, type LexicalEpochs } from './session-lexical-cache.js';
-import { selectFacts, selectJobs, selectMessages, selectSessions, selectSummaries } from './session-queries.js';
+import { countMessages, selectFacts, selectJobs, selectMessages, selectSessions, selectSummaries } from './session-queries.js';
 import { StatementCache } from './session-statement-cache.js';
 import { prepareWriteStatements } from './session-statements.js';
 import type { WriteStatements } from './session-statements.js';
@@ -137,6 +137,10 @@ export class SqliteSessionStore implements SessionStore, LexicalIndex, TopicStor
 
   async jobs(filter: JobFilter): Promise<JobRecord[]> {
     return this.run('jobs', () => selectJobs(this.reads, filter));
+  }
+
+  async countMessages(sessionIds: readonly string[]): Promise<Map<string, number>> {
+    return this.run('countMessages', () => countMessages(this.reads, sessionIds));
   }
 
   async search(query: LexicalQuery): Promise<LexicalHit[]> {

@@ -24,7 +24,7 @@ export function registerSessionCommands(program: Command): void {
       withSessionStore(command, async (store, { config, isNamespaceChosen }) => {
         const all = await store.sessions(isNamespaceChosen ? { namespace: config.namespace } : {});
         const page = options.all ? all : all.slice(0, options.limit);
-        const counted = await withMessageCounts((sessionId) => store.messages({ sessionId }), page);
+        const counted = await withMessageCounts((ids) => store.countMessages(ids), page);
         const more = all.length - page.length;
         if (options.json) return printJson({ sessions: counted, total: all.length, more });
         if (!counted.length) return print(`No sessions yet. Start one with ${pc.bold('strata chat')}.`);

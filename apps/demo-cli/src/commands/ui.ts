@@ -41,7 +41,10 @@ export function registerUiCommand(program: Command): void {
       await withMemory(command, async (memory, { config, wiring }) => {
         const { newToken } = await import('../ui/ui-app.js');
         const { startUi } = await import('../ui/ui-server.js');
-        const ui = await startUi({ memory, assistant: wiring.assistant, config, path: wiring.path, token: newToken() }, { host: options.host, port: options.port });
+        const ui = await startUi(
+          { memory, assistant: wiring.assistant, config, path: wiring.path, token: newToken(), countMessages: wiring.countMessages },
+          { host: options.host, port: options.port },
+        );
         print(`strata ui: ${pc.bold(ui.url)}`);
         print(pc.dim(`memory: ${wiring.storage} · namespace ${config.namespace} · Ctrl-C stops it`));
         await new Promise<void>((resolve) => {

@@ -1,12 +1,12 @@
 import { html, raw } from 'hono/html';
 import type { ContextResult, Memory } from '@strata/core';
-import { withMessageCounts } from '../session-counts.js';
+import { type CountMessages, withMessageCounts } from '../session-counts.js';
 import { layout, when, type Html } from './layout.js';
 
 /** The chat: recent sessions on the left, the conversation, and what memory went into the last reply. */
-export async function chatPage(memory: Memory, namespace: string, assistantLabel: string, sessionId: string | undefined): Promise<Html> {
+export async function chatPage(memory: Memory, countMessages: CountMessages, namespace: string, assistantLabel: string, sessionId: string | undefined): Promise<Html> {
   const sessions = await memory.sessions.list({ namespace, limit: 30 });
-  const counted = await withMessageCounts((id) => memory.messages(id), sessions);
+  const counted = await withMessageCounts(countMessages, sessions);
   const current = sessionId ? counted.find((s) => s.id === sessionId) : undefined;
   const messages = current ? await memory.messages(current.id, { last: 200 }) : [];
   const body = html`<div class="cols">

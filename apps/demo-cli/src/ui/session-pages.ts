@@ -1,16 +1,16 @@
 import { html } from 'hono/html';
 import type { ExportBundle, Fact, Memory, Summary } from '@strata/core';
 import { readSessionUsage } from '../format/usage.js';
-import { withMessageCounts } from '../session-counts.js';
+import { type CountMessages, withMessageCounts } from '../session-counts.js';
 import { layout, when, type Html } from './layout.js';
 import { usageCard } from './usage-card.js';
 
 /** Namespaces and sessions: search, counts, last activity. */
-export async function sessionsPage(memory: Memory, namespace: string, query: string): Promise<Html> {
+export async function sessionsPage(memory: Memory, countMessages: CountMessages, namespace: string, query: string): Promise<Html> {
   const all = await memory.sessions.list();
   const needle = query.trim().toLowerCase();
   const shown = needle ? all.filter((s) => [s.id, s.title ?? '', s.namespace].some((v) => v.toLowerCase().includes(needle))) : all;
-  const counted = await withMessageCounts((id) => memory.messages(id), shown.slice(0, 200));
+  const counted = await withMessageCounts(countMessages, shown.slice(0, 200));
   const namespaces = new Map<string, { sessions: number; last: number }>();
   for (const s of all) {
     const n = namespaces.get(s.namespace) ?? { sessions: 0, last: 0 };

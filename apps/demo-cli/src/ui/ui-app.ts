@@ -11,6 +11,7 @@ import { draftSession, type ChatState } from '../chat/chat-state.js';
 import { answerTurn } from '../chat/chat-turn.js';
 import type { CliConfig } from '../config.js';
 import { EXPORT_FORMATS } from '../commands/export.js';
+import type { CountMessages } from '../session-counts.js';
 import { chatPage, contextPanel } from './chat-page.js';
 import { contextPage } from './context-page.js';
 import { factsPage } from './facts-page.js';
@@ -24,6 +25,8 @@ export interface UiDeps {
   path: string;
   /** Every request must carry it (in the URL once, then as a cookie). */
   token: string;
+  /** Messages per session, from the session store's index. */
+  countMessages: CountMessages;
 }
 
 const COOKIE = 'strata_ui';
@@ -76,7 +79,7 @@ export function createUiApp(deps: UiDeps): Hono {
     return c.body(readFileSync(require.resolve(file)), 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'max-age=3600' });
   });
 
-  app.get('/chat', async (c) => c.html(await chatPage(memory, namespace, deps.assistant.label, c.req.query('session'))));
+  app.get('/chat', async (c) => c.html(await chatPage(memory, deps.countMessages, namespace, deps.assistant.label, c.req.query('session'))));
   app.get('/fragments/context', async (c) => {
     const id = c.req.query('session') ?? '';
     return c.html(contextPanel(lastContext.get(id)));
@@ -97,7 +100,7 @@ export function createUiApp(deps: UiDeps): Hono {
     });
   });
 
-  app.get('/sessions', async (c) => c.html(await sessionsPage(memory, namespace, c.req.query('q') ?? '')));
+  app.get('/sessions', async (c) => c.html(await sessionsPage(memory, deps.countMessages, namespace, c.req.query('q') ?? '')));
   app.get('/sessions/:id', async (c) => c.html(await sessionPage(memory, namespace, await bundleOf(memory, c.req.param('id')))));
   app.get('/sessions/:id/topics', async (c) => c.html(await topicsPage(memory, namespace, c.req.param('id'))));
   app.get('/sessions/:id/export', async (c) => exportSession(c, memory));

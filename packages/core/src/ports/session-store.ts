@@ -155,6 +155,13 @@ export interface SessionStore {
   facts(filter: FactFilter): Promise<Fact[]>;
   /** Job ledger records of one session, ordered by `toSeq` ascending. */
   jobs(filter: JobFilter): Promise<JobRecord[]>;
+  /**
+   * How many messages each of these sessions holds now (forgotten ones not counted), from the
+   * store's index of a session's seqs: no message is read, so a listing of sessions costs
+   * the same however long they are. Every id given is a key of the result; an unknown session
+   * counts 0.
+   */
+  countMessages(sessionIds: readonly string[]): Promise<Map<string, number>>;
   /** Releases resources. Further calls throw CLOSED. Idempotent. */
   close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { CurrentStore, Define } from './fixtures.js';
-import { T0, fact, idsOf, job, seedSession, summary } from './fixtures.js';
+import { T0, fact, idsOf, job, message, seedSession, session, summary } from './fixtures.js';
 
 /** Filters and orderings of every read. */
 export function describeReads(test: Define, store: CurrentStore): void {
@@ -11,6 +11,28 @@ export function describeReads(test: Define, store: CurrentStore): void {
 }
 
 function describeMessageReads(test: Define, store: CurrentStore): void {
+  test('countMessages counts what each session holds now: forgotten messages and sessions leave the count, unknown ids count 0', async () => {
+    await seedSession(store(), 'sa', ['a one', 'a two', 'a three']);
+    await seedSession(store(), 'sb', ['b one'], 'ns-b');
+    await store().write({ ops: [{ type: 'putSession', session: session('empty') }] });
+    const counts = async (ids: string[]): Promise<[string, number][]> => [...(await store().countMessages(ids))].sort(([a], [b]) => (a < b ? -1 : 1));
+    expect(await counts(['sa', 'sb', 'empty', 'unknown', 'sa'])).toEqual([
+      ['empty', 0],
+      ['sa', 3],
+      ['sb', 1],
+      ['unknown', 0],
+    ]);
+    expect(await counts([])).toEqual([]);
+    await store().write({ ops: [{ type: 'delete', messages: ['sa-m2'] }] });
+    await store().write({ ops: [{ type: 'appendMessages', sessionId: 'sb', messages: [message('sb-m2', 'b two')] }] });
+    expect(await counts(['sa', 'sb'])).toEqual([
+      ['sa', 2],
+      ['sb', 2],
+    ]);
+    await store().write({ ops: [{ type: 'delete', sessions: ['sa'] }] });
+    expect(await counts(['sa'])).toEqual([['sa', 0]]);
+  });
+
   test('messages by ids come ordered by session then seq; unknown ids are skipped', async () => {
     await seedSession(store(), 'sb', ['b one', 'b two']);
     await seedSession(store(), 'sa', ['a one', 'a two']);

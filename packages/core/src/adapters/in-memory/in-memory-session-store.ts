@@ -59,6 +59,11 @@ export class InMemorySessionStore implements SessionStore, LexicalIndex, TopicSt
     return selectJobs(this.open('jobs'), filter).map(copyJob);
   }
 
+  async countMessages(sessionIds: readonly string[]): Promise<Map<string, number>> {
+    const tables = this.open('countMessages');
+    return new Map(sessionIds.map((id) => [id, tables.sessionMessages(id).length]));
+  }
+
   async search(query: LexicalQuery): Promise<LexicalHit[]> {
     return this.open('search').lexical.search(query);
   }
