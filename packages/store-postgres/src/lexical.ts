@@ -13,7 +13,7 @@ import type { Queryable } from './database.js';
 const K1 = 1.2;
 const B = 0.75;
 /** Rows each namespace and kind's counts are spread over (see the lexical_stats table). */
-const STAT_SHARDS = 16;
+export const STAT_SHARDS = 16;
 
 /** A document to index: what its kind and id are, where it belongs, and its text. */
 export interface LexicalDocument {

@@ -29,6 +29,7 @@ import type { PostgresConnectionOptions } from './database.js';
 import { searchDocuments } from './lexical.js';
 import { ImportStatistics } from './statistics.js';
 import { migrate } from './migrations.js';
+import { appendInOneStatement } from './write-messages.js';
 import { countMessages, selectFacts, selectJobs, selectMessages, selectSessions, selectSummaries } from './session-queries.js';
 import { applyBatch } from './session-write.js';
 import { applyTopicOp, selectLinks, selectTopicStorage, selectTopics } from './topic-ops.js';
@@ -43,7 +44,7 @@ export type PostgresSessionStoreOptions = PostgresConnectionOptions;
  * one index as soon as a write commits. As a {@link TopicStore} it keeps topics and turn links
  * in their own tables and cold turns compressed in their row.
  *
- * Each `write` is one transaction. Appends lock their session's row, so seqs stay gap-free
+ * Each `write` is one transaction (a lone append, one statement). Appends lock their session's row, so seqs stay gap-free
  * across processes; `unlessJobApplied` locks the job's key, so a job is applied once.
  */
 export class PostgresSessionStore implements SessionStore, LexicalIndex, TopicStore {
@@ -57,7 +58,12 @@ export class PostgresSessionStore implements SessionStore, LexicalIndex, TopicSt
 
   async write(batch: WriteBatch): Promise<WriteReceipt> {
     this.assertOpen('write');
-    const receipt = await this.db.transaction((tx) => applyBatch(tx, batch));
+    const [only] = batch.ops;
+    // a lone append (a chat turn) is one statement: one round trip, atomic on its own
+    const receipt =
+      batch.ops.length === 1 && only?.type === 'appendMessages' && only.messages.length > 0 && batch.unlessJobApplied === undefined
+        ? { applied: true, messages: await appendInOneStatement(this.db, only.sessionId, only.messages) }
+        : await this.db.transaction((tx) => applyBatch(tx, batch));
     const imported = batch.ops.reduce((n, op) => n + (op.type === 'insertMessages' ? op.messages.length : 0), 0);
     if (imported > 0) await this.refreshStatistics(imported);
     return receipt;

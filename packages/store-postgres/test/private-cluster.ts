@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,8 @@ import { join } from 'node:path';
  */
 export interface PrivateCluster {
   url: string;
-  restart(): void;
+  /** Restarts the server (fast shutdown, then start) while the caller's event loop keeps running, so its calls meet the restart. */
+  restart(): Promise<void>;
   stop(): void;
 }
 
@@ -86,9 +88,11 @@ export function startPrivateCluster(): PrivateCluster {
   const options = optionsFor(started);
   return {
     url: `postgres://postgres@127.0.0.1:${started}/postgres`,
-    restart: () => {
+    restart: async () => {
+      const args = ['-D', data, '-l', log, '-o', options, '-m', 'fast', '-w', 'restart'];
       try {
-        run(pgCtl, ['-D', data, '-l', log, '-o', options, '-m', 'fast', '-w', 'restart']);
+        if (isRoot) await promisify(execFile)('runuser', ['-u', 'postgres', '--', pgCtl, ...args], { cwd: '/' });
+        else await promisify(execFile)(pgCtl, args);
       } catch (error) {
         throw new Error(`the private PostgreSQL cluster did not restart; its log ends:\n${logTail()}`, { cause: error });
       }
