@@ -25,7 +25,12 @@ export interface PostgresConnectionOptions {
 
 /** One connection inside a transaction, or the pool outside one. */
 export interface Queryable {
-  query<R>(sql: string, params?: readonly unknown[]): Promise<R[]>;
+  /**
+   * Runs one statement. With `name`, the statement is prepared once per connection under that
+   * name and its plan reused (a hot statement's planning can cost more than running it); a
+   * name must always go with the same SQL.
+   */
+  query<R>(sql: string, params?: readonly unknown[], name?: string): Promise<R[]>;
 }
 
 /** The schema names strata accepts (they are written into SQL, so nothing else gets through). */
@@ -74,9 +79,10 @@ export class Database implements Queryable {
     this.pool.on('error', () => {});
   }
 
-  async query<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
+  async query<R>(sql: string, params: readonly unknown[] = [], name?: string): Promise<R[]> {
     try {
-      return (await this.pool.query(sql, params as unknown[])).rows as R[];
+      const values = params as unknown[];
+      return (await (name === undefined ? this.pool.query(sql, values) : this.pool.query({ name, text: sql, values }))).rows as R[];
     } catch (error) {
       throw this.toError(error);
     }
@@ -90,7 +96,10 @@ export class Database implements Queryable {
     } catch (error) {
       throw this.toError(error);
     }
-    const tx: Queryable = { query: async <R>(sql: string, params: readonly unknown[] = []) => (await client.query(sql, params as unknown[])).rows as R[] };
+    const tx: Queryable = {
+      query: async <R>(sql: string, params: readonly unknown[] = [], name?: string) =>
+        (await (name === undefined ? client.query(sql, params as unknown[]) : client.query({ name, text: sql, values: params as unknown[] }))).rows as R[],
+    };
     let isBroken = false;
     // a connection the server drops mid-transaction (a restart) also emits 'error' on the client:
     // without a listener that would end the process; the pending query rejects on its own

@@ -78,7 +78,12 @@ export async function indexDocuments(tx: Queryable, documents: readonly LexicalD
 /** Removes documents of one kind by id; unknown ids are ignored. */
 export async function removeDocuments(tx: Queryable, kind: LexicalKind, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
-  const removed = await tx.query<{ namespace: string; length: number }>('DELETE FROM lexical_docs WHERE kind = $1 AND id = ANY($2::text[]) RETURNING namespace, length', [kind, ids]);
+  const removed = await tx.query<{ namespace: string; length: number }>(
+    `WITH gone AS (DELETE FROM lexical_docs WHERE kind = $1 AND id = ANY($2::text[]) RETURNING doc, namespace, length),
+     postings AS (DELETE FROM lexical_terms WHERE doc IN (SELECT doc FROM gone) RETURNING 1)
+     SELECT namespace, length FROM gone`,
+    [kind, ids],
+  );
   await addToStats(
     tx,
     removed.map((r) => ({ namespace: r.namespace, kind, documents: -1, length: -r.length })),
@@ -89,7 +94,9 @@ export async function removeDocuments(tx: Queryable, kind: LexicalKind, ids: rea
 export async function removeSessionDocuments(tx: Queryable, sessionIds: readonly string[]): Promise<void> {
   if (sessionIds.length === 0) return;
   const removed = await tx.query<{ namespace: string; kind: LexicalKind; length: number }>(
-    "DELETE FROM lexical_docs WHERE session_id = ANY($1::text[]) AND kind IN ('turn', 'summary') RETURNING namespace, kind, length",
+    `WITH gone AS (DELETE FROM lexical_docs WHERE session_id = ANY($1::text[]) AND kind IN ('turn', 'summary') RETURNING doc, namespace, kind, length),
+     postings AS (DELETE FROM lexical_terms WHERE doc IN (SELECT doc FROM gone) RETURNING 1)
+     SELECT namespace, kind, length FROM gone`,
     [sessionIds],
   );
   await addToStats(

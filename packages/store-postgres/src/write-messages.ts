@@ -150,6 +150,7 @@ export async function appendInOneStatement(db: Queryable, sessionId: string, mes
           lengths.reduce((sum, n) => sum + n, 0),
           Math.max(...unplaced.map((r) => r.created_at)),
         ],
+        'strata_append',
       )
     )[0];
   } catch (error) {

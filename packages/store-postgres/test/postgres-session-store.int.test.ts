@@ -92,7 +92,7 @@ describe.skipIf(unavailable !== null)(`PostgresSessionStore on a real server (${
     `);
     const store = await open(schema);
     const versions = (await sql(`SELECT version FROM ${schema}.schema_migrations ORDER BY version`)).rows as { version: number }[];
-    expect(versions.map((r) => r.version)).toEqual([1, 2]);
+    expect(versions.map((r) => r.version)).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
     const old = await store.jobs({ sessionId: 's1' });
     expect(old).toStrictEqual([
       { key: 'ingest:s1:1-2', type: 'ingest', sessionId: 's1', fromSeq: 1, toSeq: 2, appliedAt: 3 },
@@ -226,6 +226,50 @@ describe.skipIf(unavailable !== null)(`PostgresSessionStore on a real server (${
     ];
     const found = await store.messages({ seqRanges: ranges, namespace: 'ns' });
     expect(found.map((m) => m.id)).toEqual(['s17-m49', 's17-m50', ...[4, 5, 6, 7, 8, 9, 10].map((n) => `s3-m${n}`)]);
+  });
+
+  it('removes the postings of what it forgets with it (postings have no foreign key since schema 3): turns, a session, a fact', async () => {
+    const schema = uniqueSchema();
+    const store = await open(schema);
+    const fact = {
+      id: 'f1',
+      namespace: 'ns',
+      subject: 'user',
+      predicate: 'owns',
+      object: 'a kayak',
+      text: 'User owns a kayak named Zephyrine.',
+      sourceMessageIds: ['m1'],
+      validFrom: T0,
+      confidence: 1,
+      createdAt: T0,
+      degraded: false,
+    };
+    await store.write({
+      ops: [
+        { type: 'putSession', session: session('s1') },
+        { type: 'putSession', session: session('s2') },
+      ],
+    });
+    // a lone append (one statement) and one inside a batch (the transaction) index alike
+    await store.write({ ops: [{ type: 'appendMessages', sessionId: 's1', messages: [{ id: 'm1', role: 'user', content: 'My kayak is called Zephyrine', createdAt: T0, metadata: {} }] }] });
+    await store.write({
+      ops: [
+        { type: 'appendMessages', sessionId: 's2', messages: [{ id: 'm2', role: 'user', content: 'Quillwort grows by the pond', createdAt: T0, metadata: {} }] },
+        { type: 'putFacts', facts: [fact] },
+      ],
+    });
+    const postings = async (term: string): Promise<number> => Number((await sql(`SELECT count(*)::int AS n FROM ${schema}.lexical_terms WHERE term = '${term}'`)).rows[0]?.n);
+    const orphans = async (): Promise<number> =>
+      Number((await sql(`SELECT count(*)::int AS n FROM ${schema}.lexical_terms t WHERE NOT EXISTS (SELECT 1 FROM ${schema}.lexical_docs d WHERE d.doc = t.doc)`)).rows[0]?.n);
+    expect([await postings('zephyrin'), await postings('quillwort')]).toEqual([2, 1]);
+    await store.write({ ops: [{ type: 'delete', messages: ['m1'] }] });
+    expect(await postings('zephyrin')).toBe(1);
+    await store.write({ ops: [{ type: 'putFacts', facts: [{ ...fact, validTo: T0 + 1 }] }] });
+    expect(await postings('zephyrin')).toBe(0);
+    await store.write({ ops: [{ type: 'delete', sessions: ['s2'] }] });
+    expect(await postings('quillwort')).toBe(0);
+    expect(await orphans()).toBe(0);
+    expect(await store.search({ namespace: 'ns', text: 'zephyrine quillwort', kinds: ['turn', 'fact'], k: 5 })).toEqual([]);
   });
 
   it('sees a write of another store at once: search and reads share one index', async () => {
