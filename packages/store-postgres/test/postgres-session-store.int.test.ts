@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { StrataError } from '@strata/core';
 import type { Fact, Session, StrataErrorCode } from '@strata/core';
@@ -270,6 +270,39 @@ describe.skipIf(unavailable !== null)(`PostgresSessionStore on a real server (${
     expect(await postings('quillwort')).toBe(0);
     expect(await orphans()).toBe(0);
     expect(await store.search({ namespace: 'ns', text: 'zephyrine quillwort', kinds: ['turn', 'fact'], k: 5 })).toEqual([]);
+  });
+
+  it('sends a lone append as one statement (one round trip), and a batch as one transaction', async () => {
+    const store = await open();
+    await store.write({ ops: [{ type: 'putSession', session: session('s1') }] });
+    const sent: string[] = [];
+    const real = pg.Client.prototype.query;
+    const counting = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: unknown, ...args: unknown[]) {
+      const first = args[0] as string | { text?: string };
+      sent.push(typeof first === 'string' ? first : (first.text ?? ''));
+      return Reflect.apply(real, this, args) as never;
+    });
+    try {
+      sent.length = 0;
+      const [stored] = (await store.write({ ops: [{ type: 'appendMessages', sessionId: 's1', messages: [{ id: 'm1', role: 'user', content: 'one trip', createdAt: T0, metadata: {} }] }] })).messages;
+      expect(stored?.seq).toBe(1);
+      expect(sent).toHaveLength(1);
+      sent.length = 0;
+      await store.write({
+        ops: [
+          { type: 'appendMessages', sessionId: 's1', messages: [{ id: 'm2', role: 'user', content: 'in a batch', createdAt: T0, metadata: {} }] },
+          { type: 'recordJobs', jobs: [] },
+        ],
+      });
+      expect(sent[0]).toBe('BEGIN');
+      expect(sent.at(-1)).toBe('COMMIT');
+    } finally {
+      counting.mockRestore();
+    }
+    expect((await store.messages({ sessionId: 's1' })).map((m) => [m.id, m.seq])).toEqual([
+      ['m1', 1],
+      ['m2', 2],
+    ]);
   });
 
   it('sees a write of another store at once: search and reads share one index', async () => {
