@@ -56,7 +56,7 @@ export type { Bm25Hit } from './lexical/bm25-index.js';
 export type { Bm25Dump, Bm25Image } from './lexical/bm25-index.js';
 export { decodeLexicalDump, encodeLexicalDump, lexicalRulesFingerprint } from './lexical/lexical-snapshot.js';
 export type { LexicalDump, LexicalEntry, LexicalImage } from './lexical/lexical-snapshot.js';
-export { turnLexicalText } from './lexical/turn-lexical-text.js';
+export { preloadTurnLexicalText, turnLexicalText } from './lexical/turn-lexical-text.js';
 export type { TurnLexicalFields } from './lexical/turn-lexical-text.js';
 export { factLexicalText, isProfilePredicate } from './lexical/fact-lexical-text.js';
 export { slotKey, isSameObject } from './engine/derivation/reconcile-facts.js';

@@ -20,6 +20,27 @@ function recordingCounter(name = 'tiktoken:o200k_base'): TokenCounter & { texts:
 const TURNS = Array.from({ length: 40 }, (_, i) => ({ role: i % 2 ? ('assistant' as const) : ('user' as const), content: `turn ${i}: notes on the garden plan number ${i}` }));
 
 describe('token counts stored with each turn', () => {
+  it('counts a large append a slice at a time, yielding the event loop between slices; every turn counted in order before it is stored, one time for all', async () => {
+    const tokens = recordingCounter();
+    const { memory } = await createTestMemory({ tokens });
+    const session = await memory.sessions.create({ namespace: 'ns' });
+    const many = Array.from({ length: 1000 }, (_, i) => ({ role: 'user' as const, content: `history turn ${i}` }));
+    let turns = 0;
+    let timer = setImmediate(function tick() {
+      turns++;
+      timer = setImmediate(tick);
+    });
+    const stored = await memory.append(session.id, many);
+    clearImmediate(timer);
+    expect(turns).toBeGreaterThan(5);
+    expect(stored.map((m) => m.content)).toEqual(many.map((m) => m.content));
+    expect(stored.map((m) => m.seq)).toEqual(many.map((_, i) => i + 1));
+    // counted before the write, in order (derivation counts what it builds later)
+    expect(tokens.texts.slice(0, many.length)).toEqual(many.map((m) => m.content));
+    expect(new Set(stored.map((m) => m.createdAt)).size).toBe(1);
+    await memory.close();
+  });
+
   it('counts a turn once when it is stored, never again for getContext', async () => {
     const tokens = recordingCounter();
     // a long immediate tier, so every turn is a recent candidate of each getContext

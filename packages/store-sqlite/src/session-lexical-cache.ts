@@ -1,6 +1,6 @@
 // Kept in one file: one cache whose state (namespaces loaded, changes pending, the epoch seen, snapshots due) each method keeps in step.
 import type Database from 'better-sqlite3';
-import { encodeLexicalDump, factLexicalText, InMemoryLexicalIndex, restoreText, turnLexicalText } from '@strata/core';
+import { encodeLexicalDump, factLexicalText, InMemoryLexicalIndex, preloadTurnLexicalText, restoreText, turnLexicalText } from '@strata/core';
 import { StrataError } from '@strata/core';
 import type { LexicalHit, LexicalKind, LexicalQuery, StoreOp, StoredMessage } from '@strata/core';
 import { LexicalSnapshots, type SnapshotMarks } from './lexical-snapshots.js';
@@ -30,7 +30,7 @@ const SAVE_AFTER_FRACTION = 0.2;
  */
 const SLICE_MS = 8;
 /** Rows one read of a load takes (keyset pages by rowid, so a slice never holds a statement open across a yield). */
-const PAGE_ROWS = 256;
+const PAGE_ROWS = 32;
 /** Queued changes a search applies at once before it rather than in slices (an append's worth). */
 const APPLY_AT_ONCE = 64;
 /** A write that indexes at least this many documents into one namespace brings that namespace up to date (loaded, changes applied) before it returns, in slices. */
@@ -156,6 +156,7 @@ export class SessionLexicalCache {
    * returns (an append of thousands of turns, an import), so the next search finds it ready.
    */
   async catchUp(namespace: string): Promise<void> {
+    await preloadTurnLexicalText();
     await this.applyPendingInSlices();
     if (this.closed || this.loaded.has(namespace)) return;
     let load = this.loading.get(namespace);
@@ -403,6 +404,9 @@ export class SessionLexicalCache {
    * or closed (the searches waiting on it start over), or when a search loaded it at once.
    */
   private async loadInSlices(namespace: string, generation: number): Promise<void> {
+    // not in the task of the write or search that asked: that one has had its share of the loop
+    await nextTurn();
+    if (generation !== this.generation || this.loaded.has(namespace)) return;
     const snapshot = this.restoreSnapshot(namespace);
     let added = 0;
     let deadline = performance.now() + SLICE_MS;

@@ -36,7 +36,7 @@ import { reindex, type ReindexReport } from './retrieval/reindex.js';
 import { queryDayFor, retrieve, toSearchHit } from './retrieval/retrieve.js';
 import { scheduleSession } from './derivation/schedule.js';
 import { collectBundle, importBundle, renderBundle, type ExportFormat, type ImportOptions, type ImportReport } from './lifecycle/transfer.js';
-import { toNewMessages } from './normalize-messages.js';
+import { toNewMessagesInSlices } from './normalize-messages.js';
 import { attachIngested } from './topics/topic-attach.js';
 import { touchTopicsOf } from './topics/topic-decay.js';
 import { MacrotaskBatch, MacrotaskQueue } from './macrotask-batch.js';
@@ -237,7 +237,7 @@ export class Memory implements MemoryApi {
       'message',
       `Pass { role: 'user' | 'assistant' | 'system' | 'tool', content: string } or an array of them, content of at most ${this.deps.policy.limits.messageBytes} bytes (policy.limits.messageBytes), metadata as plain JSON; ids follow the naming rules. ${NAME_HINT}`,
     );
-    const receipt = await this.deps.store.write({ ops: [{ type: 'appendMessages', sessionId: id, messages: toNewMessages(inputs, this.deps) }] });
+    const receipt = await this.deps.store.write({ ops: [{ type: 'appendMessages', sessionId: id, messages: await toNewMessagesInSlices(inputs, this.deps) }] });
     if (this.deps.queue.derivesInline) await this.scheduleAfterAppend(id);
     else this.deferred.add([id]);
     return receipt.messages;

@@ -8,8 +8,7 @@ import { countTurnTokens } from './turn-tokens.js';
  * Resolves ids and times of validated inputs, and counts each turn's prompt tokens once, to
  * be stored with it. Turns without a time get the clock's now.
  */
-export function toNewMessages(inputs: MessageInputParsed[], deps: Pick<MemoryDeps, 'clock' | 'tokens'>): NewMessage[] {
-  const now = deps.clock.now();
+export function toNewMessages(inputs: MessageInputParsed[], deps: Pick<MemoryDeps, 'clock' | 'tokens'>, now = deps.clock.now()): NewMessage[] {
   return inputs.map((m) => ({
     id: m.id ?? newId('msg'),
     role: m.role,
@@ -21,6 +20,25 @@ export function toNewMessages(inputs: MessageInputParsed[], deps: Pick<MemoryDep
     metadata: m.metadata ?? {},
     tokens: countTurnTokens(deps, m),
   }));
+}
+
+/** Turns counted at once before {@link toNewMessagesInSlices} yields the event loop (about a millisecond of counting). */
+const SLICE_TURNS = 64;
+
+/**
+ * {@link toNewMessages} for a large append (a history moved in at once): the turns are counted
+ * a slice at a time, yielding the event loop between slices, so that counting thousands of
+ * turns does not hold it for hundreds of milliseconds. All turns get the same `now`.
+ */
+export async function toNewMessagesInSlices(inputs: MessageInputParsed[], deps: Pick<MemoryDeps, 'clock' | 'tokens'>): Promise<NewMessage[]> {
+  const now = deps.clock.now();
+  if (inputs.length <= SLICE_TURNS) return toNewMessages(inputs, deps, now);
+  const messages: NewMessage[] = [];
+  for (let from = 0; from < inputs.length; from += SLICE_TURNS) {
+    if (from > 0) await new Promise((resolve) => setImmediate(resolve));
+    messages.push(...toNewMessages(inputs.slice(from, from + SLICE_TURNS), deps, now));
+  }
+  return messages;
 }
 
 function toEpoch(value: number | string | Date): number {

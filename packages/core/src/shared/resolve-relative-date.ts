@@ -1,7 +1,26 @@
 import type * as Chrono from 'chrono-node';
 import { loadOnFirstUse } from './load-on-first-use.js';
 
-const chronoNode = loadOnFirstUse<typeof Chrono>('chrono-node');
+// its ESM build's namespace is the module (no default export)
+const chronoNode = loadOnFirstUse<typeof Chrono>('chrono-node', (namespace) => namespace);
+
+/**
+ * Loads the date parser ahead of a batch of turns to index, without holding the event loop for
+ * long (see {@link LoadOnFirstUse.preload}), then parses a few expressions, one per turn of the
+ * event loop: its first parses compile the patterns they reach (up to 200 ms each, once).
+ */
+export async function preloadDateParser(): Promise<void> {
+  if (warmed) return;
+  await chronoNode.preload();
+  for (const text of WARM_UP) {
+    await new Promise((resolve) => setImmediate(resolve));
+    resolveRelativeDate(text, WARM_UP_AT);
+  }
+  warmed = true;
+}
+let warmed = false;
+const WARM_UP_AT = Date.UTC(2024, 0, 1);
+const WARM_UP = ['we met last weekend', 'next Saturday at noon', 'three days ago', 'on March 5th 2023', 'tomorrow evening'];
 
 /** A calendar day found in text, resolved against the time the text was written. */
 export interface ResolvedDate {

@@ -1,3 +1,4 @@
+import { preloadSentenceParser } from './parse-sentences.js';
 import type { ExtractedFact, KnownFact, TranscriptTurn } from '../../domain/jobs.js';
 import { analyzeText } from '../../lexical/analyze.js';
 import type { ExtractInput, FactExtractor } from '../../ports/models.js';
@@ -114,6 +115,7 @@ export class HeuristicFactExtractor implements FactExtractor {
 
   /** Facts in turn order; the same fact said twice in one turn is returned once. */
   async extract({ turns, knownFacts }: ExtractInput): Promise<ExtractedFact[]> {
+    await preloadSentenceParser();
     const facts: ExtractedFact[] = [];
     const seen = new Set<string>();
     for (const turn of turns) {
