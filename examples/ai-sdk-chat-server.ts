@@ -7,7 +7,7 @@
  * and OPENAI_API_KEY select a real model. PORT (default: any free port) and STRATA_DB (default:
  * a file in a temp dir) are optional. It prints `listening on <url>` when it is ready.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
@@ -23,7 +23,9 @@ const { model, endpoint, close } = await connectLanguageModel('ai-sdk-chat-serve
   const lives = /User lives in (\w+)/.exec(promptText(request));
   return lives ? `You live in ${lives[1]}.` : 'Nice to meet you!';
 });
-const path = process.env.STRATA_DB || join(mkdtempSync(join(tmpdir(), 'strata-chat-')), 'memory.sqlite');
+/** STRATA_DB, or a file in a temp directory of its own, removed when the server stops. */
+const ownDir = process.env.STRATA_DB ? undefined : mkdtempSync(join(tmpdir(), 'strata-chat-'));
+const path = process.env.STRATA_DB || join(ownDir as string, 'memory.sqlite');
 const memory = await createMemory({ store: await createSqliteSessionStore({ path }), knowledge: await createSqliteKnowledgeBase({ path }) });
 /** One user in this example; a real app takes the namespace from its authenticated user. */
 const namespace = 'demo-user';
@@ -72,6 +74,7 @@ const stop = (): void => {
   server.close(async () => {
     await memory.close();
     await close();
+    if (ownDir !== undefined) rmSync(ownDir, { recursive: true, force: true });
     process.exit(0);
   });
 };

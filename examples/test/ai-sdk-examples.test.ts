@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { repoRoot, runExample } from './run-example.js';
 
 describe('ai-sdk-chat.ts', () => {
@@ -22,6 +25,10 @@ interface UIMessageLike {
 }
 
 let server: ChildProcess | undefined;
+/** The chat server's SQLite files: in a directory of the test's own, removed after (the server is killed, so it cannot). */
+const dataDir = mkdtempSync(join(tmpdir(), 'strata-ai-sdk-test-'));
+let servers = 0;
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 afterEach(() => {
   server?.kill('SIGKILL');
   server = undefined;
@@ -32,7 +39,7 @@ function startChatServer(): Promise<{ url: string; child: ChildProcess; stderr: 
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@strata/source', 'examples/ai-sdk-chat-server.ts'], {
       cwd: repoRoot,
-      env: { ...process.env, STRATA_LLM_BASE_URL: '' },
+      env: { ...process.env, STRATA_LLM_BASE_URL: '', STRATA_DB: join(dataDir, `memory-${++servers}.sqlite`) },
     });
     server = child;
     let out = '';
