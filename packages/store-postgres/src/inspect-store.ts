@@ -2,6 +2,7 @@ import pg from 'pg';
 import { StrataError } from '@strata/core/errors';
 import { SCHEMA_NAME } from './database.js';
 import { SCHEMA_VERSION } from './migrations.js';
+import { parseStoreUrl } from './store-url.js';
 import { toStrataError } from './to-strata-error.js';
 
 /** What {@link inspectPostgresStore} found on the server: it reads, and creates or migrates nothing. */
@@ -34,7 +35,7 @@ const CONNECT_TIMEOUT_MS = 3_000;
  *   BACKEND_UNAVAILABLE when the server cannot be reached within a few seconds.
  */
 export async function inspectPostgresStore(url: string): Promise<PostgresStoreReport> {
-  const { connection, schema, where } = parseStoreUrl(url);
+  const { connection, schema, where } = placeOf(url);
   const client = new pg.Client({ connectionString: connection, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   client.on('error', () => {});
   try {
@@ -65,28 +66,15 @@ export async function inspectPostgresStore(url: string): Promise<PostgresStoreRe
   }
 }
 
-/** The driver's connection string, strata's schema and a printable name of a store URL (as `openStoreUrl` reads it). */
-function parseStoreUrl(url: string): { connection: string; schema: string; where: string } {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch (error) {
-    throw new StrataError('CONFIG_INVALID', 'the PostgreSQL store URL does not parse', {
-      hint: 'Write it as postgres://user[:password]@host[:port]/database[?schema=NAME], percent-encoding special characters in the password.',
-      cause: error,
-    });
-  }
-  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
-    throw new StrataError('CONFIG_INVALID', `a PostgreSQL store URL starts with postgres:// or postgresql://, not ${parsed.protocol}//`, {
-      hint: 'Write it as postgres://user[:password]@host[:port]/database[?schema=NAME].',
-    });
-  }
-  const schema = parsed.searchParams.get('schema') ?? 'strata';
+/** The driver's connection string, strata's schema (checked, as a store checks it) and a printable name of a store URL. */
+function placeOf(url: string): { connection: string; schema: string; where: string } {
+  const parsed = parseStoreUrl(url);
+  const schema = parsed.schema ?? 'strata';
   if (!SCHEMA_NAME.test(schema)) {
     throw new StrataError('CONFIG_INVALID', `PostgreSQL schema name "${schema}" is not allowed.`, {
       hint: 'Use lowercase letters, digits and underscores, starting with a letter or underscore, at most 63 characters (e.g. "strata" or "strata_tenant_1").',
     });
   }
-  parsed.searchParams.delete('schema');
-  return { connection: parsed.toString(), schema, where: `PostgreSQL ${parsed.host}${parsed.pathname} (schema ${schema})` };
+  const { host, pathname } = new URL(parsed.connection);
+  return { connection: parsed.connection, schema, where: `PostgreSQL ${host}${pathname} (schema ${schema})` };
 }

@@ -8,6 +8,16 @@ import { createPostgresSessionStore, type PostgresSessionStore } from './postgre
  * @throws StrataError CONFIG_INVALID for a URL that does not parse (never echoed: it may hold a password).
  */
 export async function openStoreUrl(url: string): Promise<PostgresSessionStore> {
+  const { connection, schema } = parseStoreUrl(url);
+  return createPostgresSessionStore({ url: connection, ...(schema === undefined ? {} : { schema }) });
+}
+
+/**
+ * A store URL split into the driver's connection string and strata's schema (undefined when
+ * the URL names none), as `openStoreUrl` and `inspectPostgresStore` read it.
+ * @throws StrataError CONFIG_INVALID for a URL that does not parse or is not postgres:// (never echoed).
+ */
+export function parseStoreUrl(url: string): { connection: string; schema: string | undefined } {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -22,7 +32,7 @@ export async function openStoreUrl(url: string): Promise<PostgresSessionStore> {
       hint: 'Write it as postgres://user[:password]@host[:port]/database[?schema=NAME].',
     });
   }
-  const schema = parsed.searchParams.get('schema');
+  const schema = parsed.searchParams.get('schema') ?? undefined;
   parsed.searchParams.delete('schema');
-  return createPostgresSessionStore({ url: parsed.toString(), ...(schema === null ? {} : { schema }) });
+  return { connection: parsed.toString(), schema };
 }
