@@ -383,17 +383,8 @@ export class SessionLexicalCache {
 
   /** Loads a namespace in one go: a search that found the epoch moving under its sliced attempts. */
   private loadAtOnce(namespace: string): void {
-    const snapshot = this.restoreSnapshot(namespace);
-    let added = 0;
-    for (const table of TABLES) {
-      for (let after = snapshot.marks[table]; ; ) {
-        const page = this.readPage(table, namespace, after, added);
-        added = page.added;
-        if (page.last === undefined) break;
-        after = page.last;
-      }
-    }
-    this.finishLoad(namespace, snapshot.restored, added);
+    const load = this.loadSteps(namespace);
+    while (!load.next().done);
   }
 
   /**
@@ -407,20 +398,28 @@ export class SessionLexicalCache {
     // not in the task of the write or search that asked: that one has had its share of the loop
     await nextTurn();
     if (generation !== this.generation || this.loaded.has(namespace)) return;
+    const load = this.loadSteps(namespace);
+    let deadline = performance.now() + SLICE_MS;
+    while (!load.next().done) {
+      if (performance.now() < deadline) continue;
+      await nextTurn();
+      // reset or closed meanwhile, or loaded at once by a search that could not wait
+      if (generation !== this.generation || this.loaded.has(namespace)) return;
+      deadline = performance.now() + SLICE_MS;
+    }
+  }
+
+  /** A namespace's load, one page per step: its snapshot, then each table's rows after it; the last step marks it held. */
+  private *loadSteps(namespace: string): Generator<void, void, void> {
     const snapshot = this.restoreSnapshot(namespace);
     let added = 0;
-    let deadline = performance.now() + SLICE_MS;
     for (const table of TABLES) {
       for (let after = snapshot.marks[table]; ; ) {
         const page = this.readPage(table, namespace, after, added);
         added = page.added;
         if (page.last === undefined) break;
         after = page.last;
-        if (performance.now() < deadline) continue;
-        await nextTurn();
-        // reset or closed meanwhile, or loaded at once by a search that could not wait
-        if (generation !== this.generation || this.loaded.has(namespace)) return;
-        deadline = performance.now() + SLICE_MS;
+        yield;
       }
     }
     this.finishLoad(namespace, snapshot.restored, added);
