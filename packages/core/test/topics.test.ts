@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SimilarityThreadSelector } from '../src/models/threads/similarity-thread-selector.js';
 import type { MemoryOptions } from '../src/memory-options.js';
 import type { BackgroundError } from '../src/services/background-errors.js';
@@ -125,6 +125,41 @@ describe('topics, threads and decay', () => {
     expect((await old.import(v1)).messages).toBe(4);
     expect(await old.messages(session.id)).toEqual(await memory.messages(session.id));
     await Promise.all([memory.close(), other.close(), old.close()]);
+  });
+
+  it('a history from the past derives oldest first without restoring cold topics: a past turn joins a cold topic and is stored cold with it', async () => {
+    const COFFEE = [
+      { role: 'user' as const, content: 'What ratio of coffee to water suits a pour-over?' },
+      { role: 'assistant' as const, content: 'Use about one gram of coffee to sixteen of water for a pour-over.' },
+    ];
+    // the history as it happened: bikes, lasagna, back to the bikes, then coffee, an hour apart
+    const { memory: source, clock: sourceClock } = await createTestMemory({ policy });
+    const session = await source.sessions.create({ namespace: 'ana' });
+    const turns = [BIKES, LASAGNA, [BACK, { role: 'assistant' as const, content: 'Winter cycling on the bike lanes is fine with studded tyres.' }], COFFEE];
+    for (const [hour, pair] of turns.entries()) {
+      sourceClock.set(START + hour * HOUR);
+      await source.append(session.id, pair);
+    }
+    const bundle = JSON.parse(await source.export(session.id, { format: 'json' }));
+    // its turns alone, as a history moved in from elsewhere: nothing derived yet
+    const history = { ...bundle, version: 1, facts: [], sessions: bundle.sessions.map(({ session, messages }: Record<string, unknown>) => ({ session, messages, summaries: [], jobs: [] })) };
+
+    // imported ten days later, derived four turns a job: the bikes topic is cold when the return to it derives
+    const { memory, clock, store } = await createTestMemory({ policy: { ...policy, longTerm: { ingestBatchMessages: 4 } } });
+    clock.set(START + 240 * HOUR);
+    const writes = vi.spyOn(store, 'writeTopics');
+    await memory.import(history);
+    await memory.flush();
+    const restored = writes.mock.calls.flatMap(([ops]) => ops.flatMap((op) => (op.type === 'restore' ? op.messageIds : [])));
+    expect(restored).toEqual([]);
+    const topics = await memory.topics.list(session.id);
+    expect(topics.map((t) => [t.title.split(' ').slice(0, 4).join(' '), t.isActive, t.activeMessages, t.compressedMessages])).toEqual([
+      ['Are the bike lanes', false, 0, 4],
+      ['Give me a lasagna', false, 0, 2],
+      ['What ratio of coffee', true, 2, 0],
+    ]);
+    expect((await memory.messages(session.id)).map((m) => m.content)).toEqual(turns.flat().map((t) => t.content));
+    await Promise.all([source.close(), memory.close()]);
   });
 
   it('forget cascades: children follow the nearest ancestor, titles drop forgotten text, sessions take their topics along', async () => {

@@ -6,14 +6,14 @@ import type { UsageListener } from '../../ports/models.js';
 import type { ThreadCandidate, ThreadRequest } from '../../ports/thread-selector.js';
 import type { TopicOp } from '../../ports/topic-store.js';
 import type { MemoryDeps } from '../deps.js';
-import { decayOps } from './topic-decay.js';
+import { decayAfterAttach } from './topic-decay.js';
 
 /** Links before a batch read to attach it: where its turns follow on, and the replies thread candidates come from. */
 const LINK_WINDOW = 256;
 
 /**
  * Places the turns of an applied ingest job in the conversation tree and in topics, reusing
- * the vectors ingestion computed, then lets the session's topics decay. Idempotent: turns
+ * the vectors ingestion computed, then lets the session's topics decay (see decayAfterAttach). Idempotent: turns
  * already linked are skipped, so a replayed result changes nothing. Runs under the apply lock.
  * `onUsage` hears of the thread selector's model calls.
  */
@@ -46,14 +46,7 @@ export async function attachIngested(deps: MemoryDeps, result: DeriveResult, onU
     chosenParents: new Map(requests.map((r, i) => [r.turn.id, chosen[i] ?? null])),
     policy: deps.policy.topics,
   });
-  const returnedLinks = plan.returned.length ? await deps.topics.links({ topicIds: plan.returned }) : [];
-  const after = mergeTopics(topics, plan.topics);
-  const ops: TopicOp[] = [
-    { type: 'putTopics', topics: plan.topics },
-    { type: 'putLinks', links: plan.links },
-    { type: 'restore', messageIds: returnedLinks.map((l) => l.messageId) },
-    ...(await decayOps(deps, after)),
-  ];
+  const ops: TopicOp[] = [{ type: 'putTopics', topics: plan.topics }, { type: 'putLinks', links: plan.links }, ...(await decayAfterAttach(deps, topics, plan))];
   await deps.topics.writeTopics(ops);
 }
 
@@ -87,12 +80,6 @@ async function threadCandidates(deps: MemoryDeps, topics: readonly Topic[], link
     const messageId = newestReply.get(t.id) ?? '';
     return text.has(messageId) ? [{ messageId, topicId: t.id, topicTitle: t.title, text: text.get(messageId) ?? '', vector: t.centroid }] : [];
   });
-}
-
-function mergeTopics(stored: readonly Topic[], changed: readonly Topic[]): Topic[] {
-  const byId = new Map(stored.map((t) => [t.id, t]));
-  for (const t of changed) byId.set(t.id, t);
-  return [...byId.values()];
 }
 
 function toTurn(m: StoredMessage) {
