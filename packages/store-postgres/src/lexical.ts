@@ -15,6 +15,9 @@ const B = 0.75;
 /** Rows each namespace and kind's counts are spread over (see the lexical_stats table). */
 export const STAT_SHARDS = 16;
 
+/** Postings from which a write sends them with COPY (an import, a long append) rather than one INSERT. */
+const COPY_POSTINGS = 1000;
+
 /** A document to index: what its kind and id are, where it belongs, and its text. */
 export interface LexicalDocument {
   namespace: string;
@@ -63,10 +66,13 @@ export async function indexDocuments(tx: Queryable, documents: readonly LexicalD
       postings.sessions.push(document.sessionId);
     }
   }
-  if (postings.terms.length > 0) {
+  const columns = [postings.namespaces, postings.kinds, postings.terms, postings.docs, postings.tfs, postings.lengths, postings.sessions];
+  if (postings.terms.length >= COPY_POSTINGS) {
+    await tx.copy('lexical_terms', ['namespace', 'kind', 'term', 'doc', 'tf', 'length', 'session_id'], columns);
+  } else if (postings.terms.length > 0) {
     await tx.query(
       'INSERT INTO lexical_terms (namespace, kind, term, doc, tf, length, session_id) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::real[], $6::int[], $7::text[])',
-      [postings.namespaces, postings.kinds, postings.terms, postings.docs, postings.tfs, postings.lengths, postings.sessions],
+      columns,
     );
   }
   await addToStats(

@@ -238,14 +238,11 @@ async function assertFreeSeqs(tx: Queryable, messages: readonly StoredMessage[])
   });
 }
 
-/** Inserts message rows (one statement); their postings are written by {@link indexTurns}. */
+/** Inserts imported message rows with COPY; their postings are written by {@link indexTurns}. */
 async function insertRows(tx: Queryable, rows: readonly MessageRow[]): Promise<void> {
   const placed = (['id', 'session_id', 'namespace', 'seq'] as const).map((key) => rows.map((row) => row[key]));
-  await tx.query(
-    `INSERT INTO messages (id, session_id, namespace, seq, role, content, name, tool_calls, tool_call_id, metadata, created_at, tokens, token_counter)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bigint[], $12::int[], $13::text[])`,
-    [...placed, ...turnColumns(rows)],
-  );
+  const columns = ['id', 'session_id', 'namespace', 'seq', 'role', 'content', 'name', 'tool_calls', 'tool_call_id', 'metadata', 'created_at', 'tokens', 'token_counter'];
+  await tx.copy('messages', columns, [...placed, ...turnColumns(rows)]);
 }
 
 /** The turn columns of message rows as arrays for unnest, in the order both inserts list them (role to token_counter). */

@@ -305,6 +305,43 @@ describe.skipIf(unavailable !== null)(`PostgresSessionStore on a real server (${
     ]);
   });
 
+  it('imports turns and their postings with COPY: tabs, line breaks, backslashes, NUL and any script come back exactly, and are found', async () => {
+    const store = await open();
+    await store.write({ ops: [{ type: 'putSession', session: session('s1') }] });
+    const odd = ['col\tumns\tsplit', 'two\nlines\r\nand a carriage', 'C:\\path\\to\\N and \\N itself', 'nul \u0000 inside', 'ünïcödé 日本語 emoji 🎒', ''];
+    const messages = Array.from({ length: 150 }, (_, i) => ({
+      id: `imp${i}`,
+      sessionId: 's1',
+      namespace: 'ns',
+      seq: i + 1,
+      role: 'user' as const,
+      content: `${odd[i % odd.length]} turn${i} alpha${i % 7} beta${i % 11} gamma${i % 13} delta epsilon zeta eta theta`,
+      ...(i % 5 === 0 ? { name: `name\twith\\tab${i}` } : {}),
+      createdAt: T0 + i,
+      metadata: i % 3 === 0 ? { note: 'a\tb\nc\\d' } : {},
+    }));
+    const sent: string[] = [];
+    const real = pg.Client.prototype.query;
+    const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: unknown, ...args: unknown[]) {
+      const first = args[0] as string | { text?: string };
+      sent.push(typeof first === 'string' ? first : (first.text ?? ''));
+      return Reflect.apply(real, this, args) as never;
+    });
+    try {
+      await store.write({ ops: [{ type: 'insertMessages', messages }] });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(sent.filter((text) => text.startsWith('COPY')).map((text) => text.split(' ')[1])).toEqual(['lexical_terms', 'messages']);
+    const stored = await store.messages({ sessionId: 's1' });
+    expect(stored.map((m) => ({ id: m.id, content: m.content, name: m.name, metadata: m.metadata }))).toEqual(
+      messages.map((m) => ({ id: m.id, content: m.content, name: m.name, metadata: m.metadata })),
+    );
+    expect((await store.search({ namespace: 'ns', text: 'turn42', kinds: ['turn'], k: 5 })).map((h) => h.id)).toEqual(['imp42']);
+    const split = await store.search({ namespace: 'ns', text: 'columns split', kinds: ['turn'], k: 200 });
+    expect(new Set(split.map((h) => h.id))).toEqual(new Set(messages.filter((_, i) => i % 6 === 0).map((m) => m.id)));
+  });
+
   it('sees a write of another store at once: search and reads share one index', async () => {
     const schema = uniqueSchema();
     const [writer, reader] = await Promise.all([open(schema), open(schema)]);
