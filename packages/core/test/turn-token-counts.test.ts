@@ -75,6 +75,38 @@ describe('token counts stored with each turn', () => {
     await memory.close();
   });
 
+  it('counts a large import a slice at a time: no turn of the event loop counts more than 64 of its turns', async () => {
+    let turn = 0;
+    const countedOn = new Map<number, number>();
+    const inner = recordingCounter();
+    const tokens: TokenCounter = {
+      name: inner.name,
+      count: (text) => {
+        countedOn.set(turn, (countedOn.get(turn) ?? 0) + 1);
+        return inner.count(text);
+      },
+    };
+    const { memory: source } = await createTestMemory();
+    const session = await source.sessions.create({ namespace: 'ns' });
+    await source.append(
+      session.id,
+      Array.from({ length: 1000 }, (_, i) => ({ role: 'user' as const, content: `history turn ${i}` })),
+    );
+    const bundle = JSON.parse(await source.export(session.id, { format: 'json' })) as { sessions: { messages: Record<string, unknown>[] }[] };
+    for (const m of bundle.sessions[0]?.messages ?? []) delete m.tokens;
+    const { memory } = await createTestMemory({ tokens });
+    let timer = setImmediate(function tick() {
+      turn++;
+      timer = setImmediate(tick);
+    });
+    await memory.import(bundle);
+    clearImmediate(timer);
+    expect([...countedOn.values()].reduce((sum, n) => sum + n, 0)).toBeGreaterThanOrEqual(1000);
+    expect(Math.max(...countedOn.values())).toBeLessThanOrEqual(64);
+    expect((await memory.messages(session.id)).map((m) => m.tokens?.count)).toEqual((await source.messages(session.id)).map((m) => m.tokens?.count));
+    await Promise.all([source.close(), memory.close()]);
+  });
+
   it('an imported bundle without counts, or with junk, is counted on import', async () => {
     const { memory } = await createTestMemory();
     const session = await memory.sessions.create({ namespace: 'ns' });

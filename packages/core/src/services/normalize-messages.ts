@@ -2,7 +2,7 @@ import type { MessageInputParsed } from './input-schemas.js';
 import type { NewMessage } from '../domain/message.js';
 import { newId } from '../engine/ids.js';
 import type { MemoryDeps } from './deps.js';
-import { countTurnTokens } from './turn-tokens.js';
+import { COUNT_SLICE_TURNS, countTurnTokens } from './turn-tokens.js';
 
 /**
  * Resolves ids and times of validated inputs, and counts each turn's prompt tokens once, to
@@ -22,9 +22,6 @@ export function toNewMessages(inputs: MessageInputParsed[], deps: Pick<MemoryDep
   }));
 }
 
-/** Turns counted at once before {@link toNewMessagesInSlices} yields the event loop (about a millisecond of counting). */
-const SLICE_TURNS = 64;
-
 /**
  * {@link toNewMessages} for a large append (a history moved in at once): the turns are counted
  * a slice at a time, yielding the event loop between slices, so that counting thousands of
@@ -32,11 +29,11 @@ const SLICE_TURNS = 64;
  */
 export async function toNewMessagesInSlices(inputs: MessageInputParsed[], deps: Pick<MemoryDeps, 'clock' | 'tokens'>): Promise<NewMessage[]> {
   const now = deps.clock.now();
-  if (inputs.length <= SLICE_TURNS) return toNewMessages(inputs, deps, now);
+  if (inputs.length <= COUNT_SLICE_TURNS) return toNewMessages(inputs, deps, now);
   const messages: NewMessage[] = [];
-  for (let from = 0; from < inputs.length; from += SLICE_TURNS) {
+  for (let from = 0; from < inputs.length; from += COUNT_SLICE_TURNS) {
     if (from > 0) await new Promise((resolve) => setImmediate(resolve));
-    messages.push(...toNewMessages(inputs.slice(from, from + SLICE_TURNS), deps, now));
+    messages.push(...toNewMessages(inputs.slice(from, from + COUNT_SLICE_TURNS), deps, now));
   }
   return messages;
 }

@@ -21,6 +21,19 @@ export function withTurnTokens<M extends NewMessage>(deps: Pick<MemoryDeps, 'tok
   return hasOwnCount(deps, message) ? message : { ...message, tokens: countTurnTokens(deps, message) };
 }
 
+/** Turns counted at once before a large append or import yields the event loop (about a millisecond of counting). */
+export const COUNT_SLICE_TURNS = 64;
+
+/** {@link withTurnTokens} of many turns (an import), a slice at a time, yielding the event loop between slices. */
+export async function withTurnTokensInSlices<M extends NewMessage>(deps: Pick<MemoryDeps, 'tokens'>, messages: readonly M[]): Promise<M[]> {
+  const out: M[] = [];
+  for (let from = 0; from < messages.length; from += COUNT_SLICE_TURNS) {
+    if (from > 0) await new Promise((resolve) => setImmediate(resolve));
+    for (const message of messages.slice(from, from + COUNT_SLICE_TURNS)) out.push(withTurnTokens(deps, message));
+  }
+  return out;
+}
+
 function hasOwnCount(deps: Pick<MemoryDeps, 'tokens'>, message: NewMessage): message is NewMessage & { tokens: TurnTokenCount } {
   const stored: unknown = message.tokens;
   if (typeof stored !== 'object' || stored === null) return false;

@@ -10,7 +10,7 @@ import { StrataError } from '../../errors/strata-error.js';
 import type { MemoryDeps } from '../deps.js';
 import { indexTexts, indexesTurnVectors } from '../retrieval/reindex.js';
 import { formatDay, isoTime } from '../retrieval/text-format.js';
-import { withTurnTokens } from '../turn-tokens.js';
+import { withTurnTokensInSlices } from '../turn-tokens.js';
 
 /** The `format` tag of an {@link ExportBundle}; `import` rejects JSON without it. */
 export const BUNDLE_FORMAT = 'strata-bundle';
@@ -173,11 +173,14 @@ export async function importBundle(deps: MemoryDeps, input: unknown, options: Im
     topics: e.topics as Topic[] | undefined,
     links: e.links as TurnLink[] | undefined,
   }));
+  // thousands of turns are counted a slice at a time, as a large append's are
+  const counted = new Map<string, StoredMessage[]>();
+  for (const s of sessions) counted.set(s.session.id, await withTurnTokensInSlices(deps, s.messages));
   await deps.store.write({
     ops: [
       ...sessions.flatMap((s) => [
         { type: 'putSession' as const, session: s.session },
-        { type: 'insertMessages' as const, messages: s.messages.map((m) => withTurnTokens(deps, m)) },
+        { type: 'insertMessages' as const, messages: counted.get(s.session.id) ?? [] },
         { type: 'putSummaries' as const, summaries: s.summaries },
         { type: 'recordJobs' as const, jobs: s.jobs },
       ]),
