@@ -13,9 +13,9 @@ const LINK_WINDOW = 256;
 
 /**
  * Places the turns of an applied ingest job in the conversation tree and in topics, reusing
- * the vectors ingestion computed, then lets the session's topics decay (see decayAfterAttach). Idempotent: turns
- * already linked are skipped, so a replayed result changes nothing. Runs under the apply lock.
- * `onUsage` hears of the thread selector's model calls.
+ * the vectors ingestion computed, then lets the session's topics decay ({@link decayAfterAttach}).
+ * Idempotent: turns already linked are skipped, so a replayed result changes nothing. Runs
+ * under the apply lock. `onUsage` hears of the thread selector's model calls.
  */
 export async function attachIngested(deps: MemoryDeps, result: DeriveResult, onUsage?: UsageListener): Promise<void> {
   const { job } = result;
