@@ -33,7 +33,8 @@ function loadParser(): WinkMethods {
 /**
  * Loads the tagger and its model ahead of a derivation with `import()`, spread over turns of the
  * event loop instead of one `require` that held it for about 300 ms; the tagger is then built
- * on a turn of its own, and the caller goes on after it on another. Calls after the first return at once.
+ * on a turn of its own, and the caller goes on after it on another. Calls after the first
+ * return at once.
  */
 export async function preloadSentenceParser(): Promise<void> {
   if (parser !== undefined) return;
@@ -41,7 +42,7 @@ export async function preloadSentenceParser(): Promise<void> {
   await englishModel.preload();
   await new Promise((resolve) => setImmediate(resolve));
   loadParser();
-  // the build (~65 ms, wink-nlp's one synchronous call) is a task of its own: the caller's work starts on the next
+  // the build (~65 ms, wink-nlp's one synchronous call) is a task of its own: the caller's work starts on the next turn
   await new Promise((resolve) => setImmediate(resolve));
 }
 

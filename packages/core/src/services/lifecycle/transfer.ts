@@ -174,13 +174,13 @@ export async function importBundle(deps: MemoryDeps, input: unknown, options: Im
     links: e.links as TurnLink[] | undefined,
   }));
   // thousands of turns are counted a slice at a time, as a large append's are
-  const counted = new Map<string, StoredMessage[]>();
-  for (const s of sessions) counted.set(s.session.id, await withTurnTokensInSlices(deps, s.messages));
+  const counted: StoredMessage[][] = [];
+  for (const s of sessions) counted.push(await withTurnTokensInSlices(deps, s.messages));
   await deps.store.write({
     ops: [
-      ...sessions.flatMap((s) => [
+      ...sessions.flatMap((s, i) => [
         { type: 'putSession' as const, session: s.session },
-        { type: 'insertMessages' as const, messages: counted.get(s.session.id) ?? [] },
+        { type: 'insertMessages' as const, messages: counted[i] ?? [] },
         { type: 'putSummaries' as const, summaries: s.summaries },
         { type: 'recordJobs' as const, jobs: s.jobs },
       ]),
