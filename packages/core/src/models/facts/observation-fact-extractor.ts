@@ -86,6 +86,8 @@ export class ObservationFactExtractor implements FactExtractor {
   async extract(input: ExtractInput): Promise<ExtractedFact[]> {
     const listenerOf = listenersOf(input.turns);
     const facts = (await this.#slots.extract(input)).map((fact) => withOpinionRetold(fact, input.turns, listenerOf));
+    // the observations on a turn of the event loop of their own (see the slot extractor's slices)
+    await new Promise((resolve) => setImmediate(resolve));
     facts.push(
       ...observationDraftsOf(input.turns)
         .filter((draft) => informativenessOf(draft) >= BAR)
