@@ -108,6 +108,10 @@ describe.skipIf(skipReason !== null)(`strata ui in a real browser${skipReason ? 
     await open('/facts');
     expect(await page.locator('tr.fact', { hasText: 'Porto' }).textContent()).toMatch(/current/);
     expect(await page.locator('tr.fact', { hasText: 'Lisbon' }).textContent()).toMatch(/superseded/);
+    // slots are named in words: an observation's slot by its statement's words, not its stems
+    const slotNames = await page.locator('.slot > b').allTextContents();
+    expect(slotNames.filter((name) => name.includes('observation:'))).toEqual([]);
+    expect(slotNames.filter((name) => /^user · [a-z]+( [a-z]+){3,}$/.test(name)).length).toBeGreaterThan(0);
     await shot('facts');
     await open(`/sessions/${sessionId}/topics`);
     await page.locator('#diagram svg').waitFor({ timeout: 30_000 });

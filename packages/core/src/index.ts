@@ -76,6 +76,7 @@ export { ExtractiveSummarizer } from './models/summaries/extractive-summarizer.j
 export type { ExtractiveSummarizerOptions } from './models/summaries/extractive-summarizer.js';
 export { HeuristicFactExtractor } from './models/facts/heuristic-fact-extractor.js';
 export { ObservationFactExtractor } from './models/facts/observation-fact-extractor.js';
+export { slotName } from './models/facts/observation-facts.js';
 export { HashingEmbeddings } from './models/embeddings/hashing-embeddings.js';
 export type { HashingEmbeddingsOptions } from './models/embeddings/hashing-embeddings.js';
 export { TiktokenTokenCounter } from './models/tokens/tiktoken-token-counter.js';

@@ -1,4 +1,4 @@
-import type { Fact } from '@strata/core';
+import { type Fact, slotName } from '@strata/core';
 import { pc } from './colors.js';
 import { formatDay } from './output.js';
 import { clip, renderTable } from './table.js';
@@ -7,7 +7,7 @@ import { clip, renderTable } from './table.js';
 export async function renderFacts(facts: Fact[]): Promise<string> {
   const rows = facts.map((f) => [
     f.validTo === undefined ? pc.green('current') : pc.yellow('superseded'),
-    `${f.subject} · ${f.predicate}`,
+    `${f.subject} · ${slotName(f)}`,
     clip(f.object, 24),
     formatDay(f.validFrom),
     f.validTo === undefined ? '' : formatDay(f.validTo),

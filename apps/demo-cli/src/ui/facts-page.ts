@@ -1,16 +1,20 @@
 import { html } from 'hono/html';
-import type { Fact, Memory } from '@strata/core';
+import { type Fact, type Memory, slotName } from '@strata/core';
 import { layout, when, type Html } from './layout.js';
 
-/** Facts as a timeline per slot (subject · predicate): current and superseded, with where each came from. */
+/** Facts as a timeline per slot (subject · slot name): current and superseded, with where each came from. */
 export async function factsPage(memory: Memory, namespace: string): Promise<Html> {
   const facts = await memory.facts.list({ namespace, includeSuperseded: true });
+  // grouped by slot (its identity: subject and predicate), shown by its name (words, not an observation's stems)
   const slots = new Map<string, Fact[]>();
-  for (const fact of facts) slots.set(`${fact.subject} · ${fact.predicate}`, [...(slots.get(`${fact.subject} · ${fact.predicate}`) ?? []), fact]);
+  for (const fact of facts) {
+    const key = JSON.stringify([fact.subject, fact.predicate]);
+    slots.set(key, [...(slots.get(key) ?? []), fact]);
+  }
   const sessionOf = await sourceSessions(memory, namespace);
   const body = html`<p class="dim">${facts.length} facts in ${slots.size} slots. Forgetting a fact forgets the turns it came from (derivation would state it again otherwise).</p>
-${[...slots].map(
-  ([slot, history]) => html`<div class="card slot"><b>${slot}</b>
+${[...slots.values()].map(
+  (history) => html`<div class="card slot"><b>${(history[0] as Fact).subject} · ${slotName(history[0] as Fact)}</b>
 <table><tr><th>state</th><th>value</th><th>valid from</th><th>valid to</th><th>from the turns</th><th></th></tr>
 ${history
   .sort((a, b) => a.validFrom - b.validFrom)

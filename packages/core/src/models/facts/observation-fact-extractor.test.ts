@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createMemory } from '../../create-memory.js';
-import type { TranscriptTurn } from '../../domain/jobs.js';
+import type { ExtractedFact, TranscriptTurn } from '../../domain/jobs.js';
 import { informativenessOf, ObservationFactExtractor } from './observation-fact-extractor.js';
-import type { ObservationDraft } from './observation-facts.js';
+import { type ObservationDraft, slotName } from './observation-facts.js';
 
 // A Tuesday afternoon (UTC).
 const CREATED_AT = Date.parse('2024-03-12T15:00:00Z');
@@ -199,5 +199,17 @@ describe('ObservationFactExtractor through the memory API', () => {
     } finally {
       await memory.close();
     }
+  });
+});
+
+describe('slotName', () => {
+  it("names an observation's slot with its statement's words, in their order, not with stems; other slots as they are", async () => {
+    const facts = await extractor.extract({ turns: [turn('I repaired an old sailboat with my uncle, and we painted the hull blue.')], knownFacts: [] });
+    const observation = facts.find((fact) => fact.predicate.startsWith('observation:'));
+    expect(observation?.predicate).toMatch(/^observation:.*repair/);
+    expect(slotName(observation as ExtractedFact)).toBe('repaired old sailboat uncle others painted hull blue');
+    expect(slotName({ predicate: 'lives_in', text: 'Priya lives in Lima.' })).toBe('lives_in');
+    // a term the text no longer gives (edited by hand) is kept as it is
+    expect(slotName({ predicate: 'observation:boat potteri', text: 'Priya took a boat.' })).toBe('boat potteri');
   });
 });

@@ -92,7 +92,31 @@ function asStatement(text: string): string {
 export function observationPredicate(text: string, speaker: string): string {
   const own = new Set(analyzeText(speaker));
   const terms = [...new Set(analyzeText(text))].filter((term) => !own.has(term)).sort();
-  return `observation:${terms.join(' ')}`;
+  return `${OBSERVATION}${terms.join(' ')}`;
+}
+
+const OBSERVATION = 'observation:';
+/** A word as the lexical analyzer reads one (see analyzeText). */
+const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
+
+/**
+ * A fact's slot as a person reads it. An observation's predicate keeps its statement's key
+ * terms as stems, sorted (`observation:class potteri went`, see {@link observationPredicate}):
+ * its name is the statement's words those terms came from, in the statement's order ("went
+ * pottery class"), with any term no word gives kept as it is. Other predicates are named as
+ * they are (`lives_in`). The predicate stays the slot's identity; this is only its name.
+ */
+export function slotName(fact: { predicate: string; text: string }): string {
+  if (!fact.predicate.startsWith(OBSERVATION)) return fact.predicate;
+  const terms = new Set(fact.predicate.slice(OBSERVATION.length).split(' ').filter(Boolean));
+  const words: string[] = [];
+  for (const word of fact.text.toLowerCase().normalize('NFKC').match(WORD) ?? []) {
+    const [term] = analyzeText(word);
+    if (term === undefined || !terms.has(term)) continue;
+    terms.delete(term);
+    words.push(word);
+  }
+  return [...words, ...terms].join(' ');
 }
 
 // A turn's statement stays short: the first few informative sentences say what it is about.
