@@ -101,7 +101,7 @@ const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 
 /**
  * A fact's slot as a person reads it. An observation's predicate keeps its statement's key
- * terms as stems, sorted (`observation:class potteri went`, see {@link observationPredicate}):
+ * terms as stems, sorted (`observation:class potteri went`, as the offline extractor makes it):
  * its name is the statement's words those terms came from, in the statement's order ("went
  * pottery class"), with any term no word gives kept as it is. Other predicates are named as
  * they are (`lives_in`). The predicate stays the slot's identity; this is only its name.
