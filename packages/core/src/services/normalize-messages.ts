@@ -1,6 +1,7 @@
 import type { MessageInputParsed } from './input-schemas.js';
 import type { NewMessage } from '../domain/message.js';
 import { newId } from '../engine/ids.js';
+import { mapInSlices } from '../shared/map-in-slices.js';
 import type { MemoryDeps } from './deps.js';
 import { COUNT_SLICE_TURNS, countTurnTokens } from './turn-tokens.js';
 
@@ -27,15 +28,9 @@ export function toNewMessages(inputs: MessageInputParsed[], deps: Pick<MemoryDep
  * a slice at a time, yielding the event loop between slices, so that counting thousands of
  * turns does not hold it for hundreds of milliseconds. All turns get the same `now`.
  */
-export async function toNewMessagesInSlices(inputs: MessageInputParsed[], deps: Pick<MemoryDeps, 'clock' | 'tokens'>): Promise<NewMessage[]> {
+export function toNewMessagesInSlices(inputs: MessageInputParsed[], deps: Pick<MemoryDeps, 'clock' | 'tokens'>): Promise<NewMessage[]> {
   const now = deps.clock.now();
-  if (inputs.length <= COUNT_SLICE_TURNS) return toNewMessages(inputs, deps, now);
-  const messages: NewMessage[] = [];
-  for (let from = 0; from < inputs.length; from += COUNT_SLICE_TURNS) {
-    if (from > 0) await new Promise((resolve) => setImmediate(resolve));
-    messages.push(...toNewMessages(inputs.slice(from, from + COUNT_SLICE_TURNS), deps, now));
-  }
-  return messages;
+  return mapInSlices(inputs, COUNT_SLICE_TURNS, (slice) => toNewMessages(slice, deps, now));
 }
 
 function toEpoch(value: number | string | Date): number {

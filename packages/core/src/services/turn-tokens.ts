@@ -1,4 +1,5 @@
 import type { NewMessage, TurnTokenCount } from '../domain/message.js';
+import { mapInSlices } from '../shared/map-in-slices.js';
 import { MESSAGE_OVERHEAD_TOKENS, type MemoryDeps } from './deps.js';
 
 /** Counts what a turn costs in a prompt: content, tool calls and per-message overhead. */
@@ -25,13 +26,8 @@ export function withTurnTokens<M extends NewMessage>(deps: Pick<MemoryDeps, 'tok
 export const COUNT_SLICE_TURNS = 64;
 
 /** {@link withTurnTokens} of many turns (an import), a slice at a time, yielding the event loop between slices. */
-export async function withTurnTokensInSlices<M extends NewMessage>(deps: Pick<MemoryDeps, 'tokens'>, messages: readonly M[]): Promise<M[]> {
-  const out: M[] = [];
-  for (let from = 0; from < messages.length; from += COUNT_SLICE_TURNS) {
-    if (from > 0) await new Promise((resolve) => setImmediate(resolve));
-    for (const message of messages.slice(from, from + COUNT_SLICE_TURNS)) out.push(withTurnTokens(deps, message));
-  }
-  return out;
+export function withTurnTokensInSlices<M extends NewMessage>(deps: Pick<MemoryDeps, 'tokens'>, messages: readonly M[]): Promise<M[]> {
+  return mapInSlices(messages, COUNT_SLICE_TURNS, (slice) => slice.map((message) => withTurnTokens(deps, message)));
 }
 
 function hasOwnCount(deps: Pick<MemoryDeps, 'tokens'>, message: NewMessage): message is NewMessage & { tokens: TurnTokenCount } {

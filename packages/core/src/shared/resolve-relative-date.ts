@@ -1,3 +1,4 @@
+import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import type * as Chrono from 'chrono-node';
 import { loadOnFirstUse } from './load-on-first-use.js';
 
@@ -19,11 +20,11 @@ export async function preloadDateParser(): Promise<void> {
   await chronoNode.preload();
   const chrono = chronoNode();
   for (const parser of chrono.casual.parsers) {
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextMacrotask();
     const alone = new chrono.Chrono({ parsers: [parser], refiners: [] });
     for (const text of WARM_UP) for (const forwardDate of [true, false]) alone.parse(text, WARM_UP_AT, { forwardDate });
   }
-  await new Promise((resolve) => setImmediate(resolve));
+  await nextMacrotask();
   warmed = true;
 }
 let warmed = false;

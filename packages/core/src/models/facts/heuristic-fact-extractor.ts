@@ -1,3 +1,4 @@
+import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { preloadSentenceParser } from './parse-sentences.js';
 import type { ExtractedFact, KnownFact, TranscriptTurn } from '../../domain/jobs.js';
 import { analyzeText } from '../../lexical/analyze.js';
@@ -15,7 +16,6 @@ import { splitSentences } from '../split-sentences.js';
  * once, and with the in-process queue that is the app's event loop). The facts are the same.
  */
 const SLICE_MS = 8;
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 const QUESTION_START = /^(?:do|does|did|where|what|who|whom|whose|when|why|how|which|is|are|am|was|were|can|could|would|should|will|shall|have|has)\s/i;
 // A statement under a condition or wish is not a fact about the user ("if I lived in Paris").
@@ -128,7 +128,7 @@ export class HeuristicFactExtractor implements FactExtractor {
     let deadline = performance.now() + SLICE_MS;
     for (const turn of turns) {
       if (performance.now() > deadline) {
-        await nextTurn();
+        await nextMacrotask();
         deadline = performance.now() + SLICE_MS;
       }
       const speaker = speakerOf(turn);

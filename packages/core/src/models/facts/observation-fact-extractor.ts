@@ -1,3 +1,4 @@
+import { setImmediate as nextMacrotask } from 'node:timers/promises';
 /**
  * The default offline fact extractor. Parsing is done with wink-nlp (English lite model),
  * chosen over compromise 14 by measurement on the LoCoMo dev conversations (2,760 real chat
@@ -87,7 +88,7 @@ export class ObservationFactExtractor implements FactExtractor {
     const listenerOf = listenersOf(input.turns);
     const facts = (await this.#slots.extract(input)).map((fact) => withOpinionRetold(fact, input.turns, listenerOf));
     // the observations on a turn of the event loop of their own (see the slot extractor's slices)
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextMacrotask();
     facts.push(
       ...observationDraftsOf(input.turns)
         .filter((draft) => informativenessOf(draft) >= BAR)

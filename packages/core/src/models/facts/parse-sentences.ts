@@ -1,3 +1,4 @@
+import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import type WinkNLP from 'wink-nlp';
 import type { ItemSentence, ItsFunction, Model, WinkMethods } from 'wink-nlp';
 import { loadOnFirstUse } from '../../shared/load-on-first-use.js';
@@ -40,10 +41,10 @@ export async function preloadSentenceParser(): Promise<void> {
   if (parser !== undefined) return;
   await winkNLP.preload();
   await englishModel.preload();
-  await new Promise((resolve) => setImmediate(resolve));
+  await nextMacrotask();
   loadParser();
   // the build (~65 ms, wink-nlp's one synchronous call) is a task of its own: the caller's work starts on the next turn
-  await new Promise((resolve) => setImmediate(resolve));
+  await nextMacrotask();
 }
 
 /**

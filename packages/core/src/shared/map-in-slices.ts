@@ -1,0 +1,15 @@
+import { setImmediate as nextMacrotask } from 'node:timers/promises';
+
+/**
+ * `map` over `items` a slice of `size` at a time, yielding the event loop between slices, so
+ * that work on thousands of items (counting a large append's tokens) does not hold it at once.
+ * Up to `size` items are mapped without yielding. Results keep the items' order.
+ */
+export async function mapInSlices<T, R>(items: readonly T[], size: number, map: (slice: T[]) => R[]): Promise<R[]> {
+  const out: R[] = [];
+  for (let from = 0; from < items.length; from += size) {
+    if (from > 0) await nextMacrotask();
+    out.push(...map(items.slice(from, from + size)));
+  }
+  return out;
+}
