@@ -6,14 +6,14 @@ import type { UsageListener } from '../../ports/models.js';
 import type { ThreadCandidate, ThreadRequest } from '../../ports/thread-selector.js';
 import type { TopicOp } from '../../ports/topic-store.js';
 import type { MemoryDeps } from '../deps.js';
-import { decayAfterAttach } from './topic-decay.js';
+import { decayOps } from './topic-decay.js';
 
 /** Links before a batch read to attach it: where its turns follow on, and the replies thread candidates come from. */
 const LINK_WINDOW = 256;
 
 /**
  * Places the turns of an applied ingest job in the conversation tree and in topics, reusing
- * the vectors ingestion computed, then lets the session's topics decay ({@link decayAfterAttach}).
+ * the vectors ingestion computed, then lets the session's topics decay ({@link decayOps}).
  * Idempotent: turns already linked are skipped, so a replayed result changes nothing. Runs
  * under the apply lock. `onUsage` hears of the thread selector's model calls.
  */
@@ -46,7 +46,7 @@ export async function attachIngested(deps: MemoryDeps, result: DeriveResult, onU
     chosenParents: new Map(requests.map((r, i) => [r.turn.id, chosen[i] ?? null])),
     policy: deps.policy.topics,
   });
-  const ops: TopicOp[] = [{ type: 'putTopics', topics: plan.topics }, { type: 'putLinks', links: plan.links }, ...(await decayAfterAttach(deps, topics, plan))];
+  const ops: TopicOp[] = [{ type: 'putTopics', topics: plan.topics }, { type: 'putLinks', links: plan.links }, ...(await decayOps(deps, topics, plan))];
   await deps.topics.writeTopics(ops);
 }
 

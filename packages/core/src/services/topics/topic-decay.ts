@@ -16,43 +16,33 @@ export interface DecayReport {
   compressed: number;
 }
 
-/**
- * The writes that move topics under the floor out of the active set and compress their turns.
- * The most recently active topic of each session stays active: it is where the conversation is.
- */
-export async function decayOps(deps: MemoryDeps, topics: readonly Topic[]): Promise<TopicOp[]> {
-  const cooled = planDecay(topics, deps.clock.now(), deps.policy.decay, newestPerSession(topics));
-  if (cooled.length === 0) return [];
-  const links = await deps.topics.links({ topicIds: cooled.map((t) => t.id) });
-  return [
-    { type: 'putTopics', topics: cooled },
-    { type: 'compress', messageIds: links.map((l) => l.messageId) },
-  ];
-}
+/** Nothing attached: the decay of stored topics alone (a sweep). */
+const NOTHING_ATTACHED: Pick<AttachPlan, 'topics' | 'links' | 'returned'> = { topics: [], links: [], returned: [] };
 
 /**
- * The writes after a batch of turns attached (`plan`, over the session's `stored` topics), to
- * follow its putTopics and putLinks: topics under the floor leave the active set, and every
- * turn of a topic cold after the write is stored compressed, the batch's own turns included.
- * A cold topic a turn returned to is restored only when it is over the floor now (or the
- * session's newest): a turn from the past (a history imported or appended in bulk derives
- * oldest first) joins it and stays cold with it. Restoring it would have every later job
- * decompress and compress the whole topic again.
+ * The writes that move topics under the floor out of the active set and store every turn of a
+ * topic cold after them compressed. The most recently active topic of each session stays
+ * active: it is where the conversation is. After a batch of turns attached (`attached`, over
+ * the session's `stored` topics; these writes follow its putTopics and putLinks), the batch's
+ * own turns count among the topics' turns, and a cold topic a turn returned to is restored
+ * only when it is over the floor now (or the session's newest): a turn from the past (a
+ * history imported or appended in bulk derives oldest first) joins it and stays cold with
+ * it. Restoring it would have every later job decompress and compress the whole topic again.
  */
-export async function decayAfterAttach(deps: MemoryDeps, stored: readonly Topic[], plan: AttachPlan): Promise<TopicOp[]> {
+export async function decayOps(deps: MemoryDeps, stored: readonly Topic[], attached = NOTHING_ATTACHED): Promise<TopicOp[]> {
   const byId = new Map(stored.map((t) => [t.id, t]));
-  for (const t of plan.topics) byId.set(t.id, t);
+  for (const t of attached.topics) byId.set(t.id, t);
   const after = [...byId.values()];
   const cooled = planDecay(after, deps.clock.now(), deps.policy.decay, newestPerSession(after));
   const cooledIds = new Set(cooled.map((t) => t.id));
   const coldBefore = new Map(stored.flatMap((t) => (t.coldSince === undefined ? [] : [[t.id, t.coldSince] as const])));
-  const back = plan.returned.filter((id) => !cooledIds.has(id));
+  const back = attached.returned.filter((id) => !cooledIds.has(id));
   // the stored turns of topics cold before are compressed already: only those of topics active until now are read
   const coolingNow = cooled.filter((t) => !coldBefore.has(t.id)).map((t) => t.id);
   const linksOf = async (topicIds: string[]) => (topicIds.length ? deps.topics.links({ topicIds }) : []);
   const [backLinks, coolingLinks] = await Promise.all([linksOf(back), linksOf(coolingNow)]);
   const coldAfter = new Set([...cooledIds, ...after.filter((t) => t.coldSince !== undefined).map((t) => t.id)]);
-  const compress = [...coolingLinks.map((l) => l.messageId), ...plan.links.filter((l) => coldAfter.has(l.topicId)).map((l) => l.messageId)];
+  const compress = [...coolingLinks.map((l) => l.messageId), ...attached.links.filter((l) => coldAfter.has(l.topicId)).map((l) => l.messageId)];
   return [
     ...(backLinks.length ? [{ type: 'restore' as const, messageIds: backLinks.map((l) => l.messageId) }] : []),
     // a topic that stays cold keeps the time it went cold
