@@ -34,6 +34,10 @@ export interface Queryable {
    * name must always go with the same SQL.
    */
   query<R>(sql: string, params?: readonly unknown[], name?: string): Promise<R[]>;
+}
+
+/** One connection inside a transaction: statements, and COPY streams of rows. */
+export interface Transaction extends Queryable {
   /**
    * Writes rows into `table` with `COPY ... FROM STDIN`: one stream of rows, where an INSERT of
    * unnested arrays sends every value as a parameter and has the server unnest them again (an
@@ -130,33 +134,15 @@ export class Database implements Queryable {
     }
   }
 
-  async copy(table: string, columns: readonly string[], values: readonly (readonly unknown[])[]): Promise<void> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      throw this.toError(error);
-    }
-    let isBroken = false;
-    try {
-      await copyInto(client, table, columns, values);
-    } catch (error) {
-      isBroken = true;
-      throw this.toError(error);
-    } finally {
-      client.release(isBroken);
-    }
-  }
-
   /** Runs `body` in one transaction on one connection: committed when it returns, rolled back when it throws. */
-  async transaction<T>(body: (tx: Queryable) => Promise<T>): Promise<T> {
+  async transaction<T>(body: (tx: Transaction) => Promise<T>): Promise<T> {
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();
     } catch (error) {
       throw this.toError(error);
     }
-    const tx: Queryable = {
+    const tx: Transaction = {
       query: async <R>(sql: string, params: readonly unknown[] = [], name?: string) =>
         (await (name === undefined ? client.query(sql, params as unknown[]) : client.query({ name, text: sql, values: params as unknown[] }))).rows as R[],
       copy: (table, columns, values) => copyInto(client, table, columns, values),

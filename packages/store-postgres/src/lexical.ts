@@ -1,6 +1,6 @@
 import { analyzeText } from '@strata/core';
 import type { LexicalHit, LexicalKind, LexicalQuery } from '@strata/core';
-import type { Queryable } from './database.js';
+import type { Queryable, Transaction } from './database.js';
 
 /*
  * Lexical search answered by PostgreSQL: Okapi BM25 (k1 = 1.2, b = 0.75, idf = ln(1 + (N - df
@@ -31,7 +31,7 @@ export interface LexicalDocument {
  * Indexes documents whose kind and id hold no postings (new ones, or ones just removed with
  * {@link removeDocuments}); of a kind and id given twice, the last text is indexed.
  */
-export async function indexDocuments(tx: Queryable, documents: readonly LexicalDocument[]): Promise<void> {
+export async function indexDocuments(tx: Transaction, documents: readonly LexicalDocument[]): Promise<void> {
   const latest = new Map<string, LexicalDocument>();
   for (const document of documents) latest.set(`${document.kind}\u0000${document.id}`, document);
   if (latest.size === 0) return;

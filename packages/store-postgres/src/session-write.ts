@@ -1,5 +1,5 @@
 import type { JobRecord, Session, StoreOp, StoredMessage, WriteBatch, WriteReceipt } from '@strata/core';
-import type { Queryable } from './database.js';
+import type { Queryable, Transaction } from './database.js';
 import { removeDocuments, removeSessionDocuments } from './lexical.js';
 import { storedOptional, storedUsage, toJson } from './rows.js';
 import { putFacts, putSummaries } from './write-derived.js';
@@ -18,7 +18,7 @@ import { appendMessages, insertMessages } from './write-messages.js';
 
 type DeleteOp = Extract<StoreOp, { type: 'delete' }>;
 
-export async function applyBatch(tx: Queryable, batch: WriteBatch): Promise<WriteReceipt> {
+export async function applyBatch(tx: Transaction, batch: WriteBatch): Promise<WriteReceipt> {
   const key = batch.unlessJobApplied;
   if (key !== undefined) {
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`strata.job.${key}`]);
@@ -31,7 +31,7 @@ export async function applyBatch(tx: Queryable, batch: WriteBatch): Promise<Writ
   return { applied: true, messages };
 }
 
-async function applyOp(tx: Queryable, op: StoreOp): Promise<StoredMessage[]> {
+async function applyOp(tx: Transaction, op: StoreOp): Promise<StoredMessage[]> {
   switch (op.type) {
     case 'putSession':
       await putSession(tx, op.session);

@@ -1,6 +1,6 @@
 import { factLexicalText, StrataError } from '@strata/core';
 import type { Fact, Summary } from '@strata/core';
-import type { Queryable } from './database.js';
+import type { Queryable, Transaction } from './database.js';
 import { indexDocuments, removeDocuments, type LexicalDocument } from './lexical.js';
 import { storedText } from './rows.js';
 
@@ -10,7 +10,7 @@ import { storedText } from './rows.js';
  */
 
 /** Inserts or replaces each summary by id, with its provenance and postings. */
-export async function putSummaries(tx: Queryable, summaries: readonly Summary[]): Promise<void> {
+export async function putSummaries(tx: Transaction, summaries: readonly Summary[]): Promise<void> {
   for (const summary of summaries) {
     if ((await tx.query('SELECT 1 FROM sessions WHERE id = $1', [summary.sessionId])).length === 0) {
       throw new StrataError('NOT_FOUND', `Session "${summary.sessionId}" does not exist, so strata cannot store summary "${summary.id}" for it.`, {
@@ -40,7 +40,7 @@ export async function putSummaries(tx: Queryable, summaries: readonly Summary[])
 }
 
 /** Inserts or replaces each fact by id; superseded facts stay stored, searches skip them. */
-export async function putFacts(tx: Queryable, facts: readonly Fact[]): Promise<void> {
+export async function putFacts(tx: Transaction, facts: readonly Fact[]): Promise<void> {
   for (const fact of facts) {
     await tx.query('DELETE FROM facts WHERE id = $1', [fact.id]);
     await tx.query(
@@ -73,7 +73,7 @@ export async function putFacts(tx: Queryable, facts: readonly Fact[]): Promise<v
 }
 
 /** A record put again is replaced: the postings of `ids` go first, then `documents` are indexed. */
-async function replacePostings(tx: Queryable, kind: 'summary' | 'fact', ids: readonly string[], documents: readonly LexicalDocument[]): Promise<void> {
+async function replacePostings(tx: Transaction, kind: 'summary' | 'fact', ids: readonly string[], documents: readonly LexicalDocument[]): Promise<void> {
   await removeDocuments(tx, kind, ids);
   await indexDocuments(tx, documents);
 }

@@ -1,6 +1,6 @@
 import { analyzeText, StrataError, turnLexicalText } from '@strata/core';
 import type { NewMessage, StoredMessage } from '@strata/core';
-import type { Queryable } from './database.js';
+import type { Queryable, Transaction } from './database.js';
 import { indexDocuments, STAT_SHARDS } from './lexical.js';
 import { messageRow, readText, toMessage } from './rows.js';
 import type { MessageRow } from './rows.js';
@@ -22,7 +22,7 @@ async function lockSession(tx: Queryable, sessionId: string, action: string): Pr
   return (await tx.query<SessionState>('SELECT namespace, last_seq, updated_at FROM sessions WHERE id = $1 FOR UPDATE', [sessionId]))[0] ?? missingSession(sessionId, action);
 }
 
-export async function appendMessages(tx: Queryable, sessionId: string, messages: readonly NewMessage[]): Promise<StoredMessage[]> {
+export async function appendMessages(tx: Transaction, sessionId: string, messages: readonly NewMessage[]): Promise<StoredMessage[]> {
   if (messages.length === 0) {
     await lockSession(tx, sessionId, 'append messages to it');
     return [];
@@ -174,7 +174,7 @@ function missingSession(sessionId: string, action: string): never {
  * of thousands of turns is not thousands of round trips). Their sessions are locked once each,
  * in id order, so concurrent imports lock alike.
  */
-export async function insertMessages(tx: Queryable, messages: readonly StoredMessage[]): Promise<StoredMessage[]> {
+export async function insertMessages(tx: Transaction, messages: readonly StoredMessage[]): Promise<StoredMessage[]> {
   if (messages.length === 0) return [];
   const sessionIds = [...new Set(messages.map((m) => m.sessionId))].sort();
   const namespaces = await namespacesOf(tx, sessionIds);
@@ -239,7 +239,7 @@ async function assertFreeSeqs(tx: Queryable, messages: readonly StoredMessage[])
 }
 
 /** Inserts imported message rows with COPY; their postings are written by {@link indexTurns}. */
-async function insertRows(tx: Queryable, rows: readonly MessageRow[]): Promise<void> {
+async function insertRows(tx: Transaction, rows: readonly MessageRow[]): Promise<void> {
   const placed = (['id', 'session_id', 'namespace', 'seq'] as const).map((key) => rows.map((row) => row[key]));
   const columns = ['id', 'session_id', 'namespace', 'seq', 'role', 'content', 'name', 'tool_calls', 'tool_call_id', 'metadata', 'created_at', 'tokens', 'token_counter'];
   await tx.copy('messages', columns, [...placed, ...turnColumns(rows)]);
@@ -251,7 +251,7 @@ function turnColumns(rows: readonly MessageRow[]): unknown[][] {
 }
 
 /** The postings of new turns (their ids are checked new: nothing indexed to replace). */
-async function indexTurns(tx: Queryable, rows: readonly MessageRow[]): Promise<void> {
+async function indexTurns(tx: Transaction, rows: readonly MessageRow[]): Promise<void> {
   await indexDocuments(
     tx,
     rows.map((row) => ({
