@@ -44,6 +44,18 @@ async function sql(text: string): Promise<pg.QueryResult> {
   }
 }
 
+/** The SQL text of every statement any pg client sends (COPY included) until `stop()`; the statements still run. */
+function recordStatements(): { sent: string[]; stop: () => void } {
+  const sent: string[] = [];
+  const real = pg.Client.prototype.query;
+  const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: unknown, ...args: unknown[]) {
+    const first = args[0] as string | { text?: string };
+    sent.push(typeof first === 'string' ? first : (first.text ?? ''));
+    return Reflect.apply(real, this, args) as never;
+  });
+  return { sent, stop: () => spy.mockRestore() };
+}
+
 describe.skipIf(unavailable !== null)(`PostgresSessionStore on a real server (${POSTGRES_URL})`, () => {
   const schemas: string[] = [];
   const stores: PostgresSessionStore[] = [];
@@ -275,13 +287,7 @@ describe.skipIf(unavailable !== null)(`PostgresSessionStore on a real server (${
   it('sends a lone append as one statement (one round trip), and a batch as one transaction', async () => {
     const store = await open();
     await store.write({ ops: [{ type: 'putSession', session: session('s1') }] });
-    const sent: string[] = [];
-    const real = pg.Client.prototype.query;
-    const counting = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: unknown, ...args: unknown[]) {
-      const first = args[0] as string | { text?: string };
-      sent.push(typeof first === 'string' ? first : (first.text ?? ''));
-      return Reflect.apply(real, this, args) as never;
-    });
+    const { sent, stop } = recordStatements();
     try {
       sent.length = 0;
       const [stored] = (await store.write({ ops: [{ type: 'appendMessages', sessionId: 's1', messages: [{ id: 'm1', role: 'user', content: 'one trip', createdAt: T0, metadata: {} }] }] })).messages;
@@ -297,7 +303,7 @@ describe.skipIf(unavailable !== null)(`PostgresSessionStore on a real server (${
       expect(sent[0]).toBe('BEGIN');
       expect(sent.at(-1)).toBe('COMMIT');
     } finally {
-      counting.mockRestore();
+      stop();
     }
     expect((await store.messages({ sessionId: 's1' })).map((m) => [m.id, m.seq])).toEqual([
       ['m1', 1],
@@ -320,17 +326,11 @@ describe.skipIf(unavailable !== null)(`PostgresSessionStore on a real server (${
       createdAt: T0 + i,
       metadata: i % 3 === 0 ? { note: 'a\tb\nc\\d' } : {},
     }));
-    const sent: string[] = [];
-    const real = pg.Client.prototype.query;
-    const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: unknown, ...args: unknown[]) {
-      const first = args[0] as string | { text?: string };
-      sent.push(typeof first === 'string' ? first : (first.text ?? ''));
-      return Reflect.apply(real, this, args) as never;
-    });
+    const { sent, stop } = recordStatements();
     try {
       await store.write({ ops: [{ type: 'insertMessages', messages }] });
     } finally {
-      spy.mockRestore();
+      stop();
     }
     expect(sent.filter((text) => text.startsWith('COPY')).map((text) => text.split(' ')[1])).toEqual(['lexical_terms', 'messages']);
     const stored = await store.messages({ sessionId: 's1' });
