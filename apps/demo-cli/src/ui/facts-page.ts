@@ -6,15 +6,17 @@ import { layout, when, type Html } from './layout.js';
 export async function factsPage(memory: Memory, namespace: string): Promise<Html> {
   const facts = await memory.facts.list({ namespace, includeSuperseded: true });
   // grouped by slot (its identity: subject and predicate), shown by its name (words, not an observation's stems)
-  const slots = new Map<string, Fact[]>();
+  const slots = new Map<string, { name: string; history: Fact[] }>();
   for (const fact of facts) {
     const key = JSON.stringify([fact.subject, fact.predicate]);
-    slots.set(key, [...(slots.get(key) ?? []), fact]);
+    const slot = slots.get(key) ?? { name: `${fact.subject} · ${slotName(fact)}`, history: [] };
+    slot.history.push(fact);
+    slots.set(key, slot);
   }
   const sessionOf = await sourceSessions(memory, namespace);
   const body = html`<p class="dim">${facts.length} facts in ${slots.size} slots. Forgetting a fact forgets the turns it came from (derivation would state it again otherwise).</p>
 ${[...slots.values()].map(
-  (history) => html`<div class="card slot"><b>${(history[0] as Fact).subject} · ${slotName(history[0] as Fact)}</b>
+  ({ name, history }) => html`<div class="card slot"><b>${name}</b>
 <table><tr><th>state</th><th>value</th><th>valid from</th><th>valid to</th><th>from the turns</th><th></th></tr>
 ${history
   .sort((a, b) => a.validFrom - b.validFrom)
