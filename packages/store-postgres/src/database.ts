@@ -80,7 +80,19 @@ async function copyInto(client: pg.ClientBase, table: string, columns: readonly 
 }
 
 /** The schema names strata accepts (they are written into SQL, so nothing else gets through). */
-export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * The schema name (default "strata"), checked as every entry point checks it.
+ * @throws StrataError CONFIG_INVALID for a name strata does not accept.
+ */
+export function schemaNameOf(schema: string | undefined): string {
+  const name = schema ?? 'strata';
+  if (SCHEMA_NAME.test(name)) return name;
+  throw new StrataError('CONFIG_INVALID', `PostgreSQL schema name "${name}" is not allowed.`, {
+    hint: 'Use lowercase letters, digits and underscores, starting with a letter or underscore, at most 63 characters (e.g. "strata" or "strata_tenant_1").',
+  });
+}
 
 /** BIGINT (int8) columns hold epoch milliseconds and counts: numbers, not the driver's strings. */
 const INT8_OID = 20;
@@ -102,12 +114,7 @@ export class Database implements Queryable {
   private readonly poolTimeoutMs: number;
 
   constructor(options: PostgresConnectionOptions) {
-    this.schema = options.schema ?? 'strata';
-    if (!SCHEMA_NAME.test(this.schema)) {
-      throw new StrataError('CONFIG_INVALID', `PostgreSQL schema name "${this.schema}" is not allowed.`, {
-        hint: 'Use lowercase letters, digits and underscores, starting with a letter or underscore, at most 63 characters (e.g. "strata" or "strata_tenant_1").',
-      });
-    }
+    this.schema = schemaNameOf(options.schema);
     const url = parseUrl(options.url);
     this.where = `PostgreSQL ${url.host}${url.pathname} (schema ${this.schema})`;
     this.poolSize = positive('poolSize', options.poolSize ?? 10);

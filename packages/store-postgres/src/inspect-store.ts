@@ -1,6 +1,5 @@
 import pg from 'pg';
-import { StrataError } from '@strata/core/errors';
-import { SCHEMA_NAME } from './database.js';
+import { schemaNameOf } from './database.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import { parseStoreUrl } from './store-url.js';
 import { toStrataError } from './to-strata-error.js';
@@ -69,12 +68,7 @@ export async function inspectPostgresStore(url: string): Promise<PostgresStoreRe
 /** The driver's connection string, strata's schema (checked, as a store checks it) and a printable name of a store URL. */
 function placeOf(url: string): { connection: string; schema: string; where: string } {
   const parsed = parseStoreUrl(url);
-  const schema = parsed.schema ?? 'strata';
-  if (!SCHEMA_NAME.test(schema)) {
-    throw new StrataError('CONFIG_INVALID', `PostgreSQL schema name "${schema}" is not allowed.`, {
-      hint: 'Use lowercase letters, digits and underscores, starting with a letter or underscore, at most 63 characters (e.g. "strata" or "strata_tenant_1").',
-    });
-  }
+  const schema = schemaNameOf(parsed.schema);
   const { host, pathname } = new URL(parsed.connection);
   return { connection: parsed.connection, schema, where: `PostgreSQL ${host}${pathname} (schema ${schema})` };
 }
