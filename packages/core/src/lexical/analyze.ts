@@ -69,6 +69,11 @@ const stopWords = (): ReadonlySet<string> =>
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 
+/** The words of `text` as {@link analyzeText} reads them (lowercased, NFKC), stop words included, in order. */
+export function wordsOf(text: string): string[] {
+  return text.toLowerCase().normalize('NFKC').match(WORD) ?? [];
+}
+
 /**
  * The lexical rules every strata index shares: lower-case, split into words, drop stop
  * words, Porter-stem. Used by the in-memory BM25 index, the hashing embeddings, and by
@@ -78,7 +83,7 @@ export function analyzeText(text: string): string[] {
   const stop = stopWords();
   const terms: string[] = [];
   // match() gives the words alone: matchAll built a match object per word, on every search and every indexed text
-  for (const found of text.toLowerCase().normalize('NFKC').match(WORD) ?? []) {
+  for (const found of wordsOf(text)) {
     const word = found.includes('’') ? found.replace(/’/g, "'") : found;
     if (stop.has(word)) continue;
     const base = word.endsWith("'s") ? word.slice(0, -2) : word;

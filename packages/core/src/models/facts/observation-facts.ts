@@ -1,5 +1,5 @@
 import type { ExtractedFact, TranscriptTurn } from '../../domain/jobs.js';
-import { analyzeText } from '../../lexical/analyze.js';
+import { analyzeText, wordsOf } from '../../lexical/analyze.js';
 import type { FactDraft } from './patterns/fact-pattern.js';
 import { slotDraftsOf } from './heuristic-fact-extractor.js';
 import { withAbsoluteDate } from './absolute-date.js';
@@ -96,8 +96,6 @@ export function observationPredicate(text: string, speaker: string): string {
 }
 
 const OBSERVATION = 'observation:';
-/** A word as the lexical analyzer reads one (see analyzeText). */
-const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 
 /**
  * A fact's slot as a person reads it. An observation's predicate keeps its statement's key
@@ -110,7 +108,7 @@ export function slotName(fact: { predicate: string; text: string }): string {
   if (!fact.predicate.startsWith(OBSERVATION)) return fact.predicate;
   const terms = new Set(fact.predicate.slice(OBSERVATION.length).split(' ').filter(Boolean));
   const words: string[] = [];
-  for (const word of fact.text.toLowerCase().normalize('NFKC').match(WORD) ?? []) {
+  for (const word of wordsOf(fact.text)) {
     const [term] = analyzeText(word);
     if (term === undefined || !terms.has(term)) continue;
     terms.delete(term);
