@@ -9,7 +9,7 @@ import { COUNT_SLICE_TURNS, countTurnTokens } from './turn-tokens.js';
  * Resolves ids and times of validated inputs, and counts each turn's prompt tokens once, to
  * be stored with it. Turns without a time get the clock's now.
  */
-export function toNewMessages(inputs: MessageInputParsed[], deps: Pick<MemoryDeps, 'clock' | 'tokens'>, now = deps.clock.now()): NewMessage[] {
+export function toNewMessages(inputs: readonly MessageInputParsed[], deps: Pick<MemoryDeps, 'clock' | 'tokens'>, now = deps.clock.now()): NewMessage[] {
   return inputs.map((m) => ({
     id: m.id ?? newId('msg'),
     role: m.role,
