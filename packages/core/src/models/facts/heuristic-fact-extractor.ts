@@ -1,4 +1,3 @@
-import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { preloadSentenceParser } from './parse-sentences.js';
 import type { ExtractedFact, KnownFact, TranscriptTurn } from '../../domain/jobs.js';
 import { analyzeText } from '../../lexical/analyze.js';
@@ -10,12 +9,7 @@ import { heuristicFactPatterns } from './patterns/heuristic-fact-patterns.js';
 import { resolveRelativeDate } from '../../shared/resolve-relative-date.js';
 import { speakerOf } from './speaker-of.js';
 import { splitSentences } from '../split-sentences.js';
-
-/**
- * How long extraction runs before it yields the event loop (a job's 20 turns took 25-50 ms at
- * once, and with the in-process queue that is the app's event loop). The facts are the same.
- */
-const SLICE_MS = 8;
+import { EXTRACTION_SLICE_MS, timeSlices } from '../../shared/time-slices.js';
 
 const QUESTION_START = /^(?:do|does|did|where|what|who|whom|whose|when|why|how|which|is|are|am|was|were|can|could|would|should|will|shall|have|has)\s/i;
 // A statement under a condition or wish is not a fact about the user ("if I lived in Paris").
@@ -125,12 +119,10 @@ export class HeuristicFactExtractor implements FactExtractor {
     await preloadSentenceParser();
     const facts: ExtractedFact[] = [];
     const seen = new Set<string>();
-    let deadline = performance.now() + SLICE_MS;
+    // the facts are the same; the event loop is yielded every few ms of the batch (see EXTRACTION_SLICE_MS)
+    const pause = timeSlices(EXTRACTION_SLICE_MS);
     for (const turn of turns) {
-      if (performance.now() > deadline) {
-        await nextMacrotask();
-        deadline = performance.now() + SLICE_MS;
-      }
+      await pause();
       const speaker = speakerOf(turn);
       if (speaker === undefined) continue;
       for (const draft of slotDraftsOf(turn.content, turn.createdAt)) {

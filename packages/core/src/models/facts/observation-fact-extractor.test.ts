@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createMemory } from '../../create-memory.js';
 import type { ExtractedFact, TranscriptTurn } from '../../domain/jobs.js';
-import { informativenessOf, ObservationFactExtractor } from './observation-fact-extractor.js';
+import { informativenessOf, ObservationFactExtractor, observationDraftsOf } from './observation-fact-extractor.js';
 import { type ObservationDraft, slotName } from './observation-facts.js';
 
 // A Tuesday afternoon (UTC).
@@ -21,6 +21,29 @@ async function textsOf(input: TranscriptTurn): Promise<string[]> {
 describe('ObservationFactExtractor', () => {
   it('is named for what it is', () => {
     expect(extractor.name).toBe('heuristic-observations');
+  });
+
+  it('reads a long batch in slices, letting other tasks run between turns, and finds the same observations', async () => {
+    const batch = Array.from({ length: 12 }, (_, i) => turn(`I repaired an old sailboat with my uncle on day ${i + 1}.`, { id: `t${i}`, seq: i + 1 }));
+    const expected = (await observationDraftsOf(batch)).map((draft) => draft.fact.text);
+    // every reading of the clock says 3 ms more have passed: a slice ends every few turns
+    let now = 0;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => (now += 3));
+    let otherTasks = 0;
+    let counting = true;
+    const other = (): void => {
+      otherTasks++;
+      if (counting) setImmediate(other);
+    };
+    try {
+      setImmediate(other);
+      const drafts = await observationDraftsOf(batch);
+      counting = false;
+      expect(drafts.map((draft) => draft.fact.text)).toEqual(expected);
+      expect(otherTasks).toBeGreaterThan(1);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it.each([

@@ -14,6 +14,7 @@ import type { ExtractInput, FactExtractor } from '../../ports/models.js';
 import { HeuristicFactExtractor } from './heuristic-fact-extractor.js';
 import { observationDraftOf, opinionRetellingsOf, type ObservationDraft } from './observation-facts.js';
 import { speakerOf } from './speaker-of.js';
+import { EXTRACTION_SLICE_MS, timeSlices } from '../../shared/time-slices.js';
 
 // Weights of a turn's signals, fitted on real dialogue (which turns' statements readers
 // noted): each content word 1, each sentence about the speaker 6, each time word 2.5, a
@@ -36,12 +37,17 @@ function listenersOf(turns: readonly TranscriptTurn[]): (speaker: string) => str
   };
 }
 
-/** The candidate observations of a batch of turns, in turn order. */
-export function observationDraftsOf(turns: readonly TranscriptTurn[]): ObservationDraft[] {
+/**
+ * The candidate observations of a batch of turns, in turn order. Tagging a turn takes about a
+ * millisecond: the event loop is yielded every few ms of the batch (see EXTRACTION_SLICE_MS).
+ */
+export async function observationDraftsOf(turns: readonly TranscriptTurn[]): Promise<ObservationDraft[]> {
   const listenerOf = listenersOf(turns);
   const drafts: ObservationDraft[] = [];
   let previous: { speaker: string | undefined; terms: ReadonlySet<string> } = { speaker: undefined, terms: new Set() };
+  const pause = timeSlices(EXTRACTION_SLICE_MS);
   for (const turn of turns) {
+    await pause();
     const content = turn.content.replace(/[’‘]/g, "'");
     const speaker = speakerOf(turn);
     // Echoing the other person's last turn is answering them; saying a thing again is not.
@@ -89,11 +95,7 @@ export class ObservationFactExtractor implements FactExtractor {
     const facts = (await this.#slots.extract(input)).map((fact) => withOpinionRetold(fact, input.turns, listenerOf));
     // the observations on a turn of the event loop of their own (see the slot extractor's slices)
     await nextMacrotask();
-    facts.push(
-      ...observationDraftsOf(input.turns)
-        .filter((draft) => informativenessOf(draft) >= BAR)
-        .map((draft) => draft.fact),
-    );
+    facts.push(...(await observationDraftsOf(input.turns)).filter((draft) => informativenessOf(draft) >= BAR).map((draft) => draft.fact));
     return facts;
   }
 }

@@ -1,7 +1,7 @@
-import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import type WinkNLP from 'wink-nlp';
 import type { ItemSentence, ItsFunction, Model, WinkMethods } from 'wink-nlp';
 import { loadOnFirstUse } from '../../shared/load-on-first-use.js';
+import { yieldToTimersAndIo } from '../../shared/time-slices.js';
 
 const winkNLP = loadOnFirstUse<typeof WinkNLP>('wink-nlp');
 const englishModel = loadOnFirstUse<Model>('wink-eng-lite-web-model');
@@ -33,18 +33,19 @@ function loadParser(): WinkMethods {
 
 /**
  * Loads the tagger and its model ahead of a derivation with `import()`, spread over turns of the
- * event loop instead of one `require` that held it for about 300 ms; the tagger is then built
- * on a turn of its own, and the caller goes on after it on another. Calls after the first
- * return at once.
+ * event loop instead of one `require` that held it for about 300 ms: wink-nlp, then its model
+ * (reading its JSON, about 30 ms), then the tagger's build (wink-nlp's one synchronous call,
+ * about 65 ms), each with timers and I/O run between them, and the caller goes on after that.
+ * Calls after the first return at once.
  */
 export async function preloadSentenceParser(): Promise<void> {
   if (parser !== undefined) return;
   await winkNLP.preload();
+  await yieldToTimersAndIo();
   await englishModel.preload();
-  await nextMacrotask();
+  await yieldToTimersAndIo();
   loadParser();
-  // the build (~65 ms, wink-nlp's one synchronous call) is a task of its own: the caller's work starts on the next turn
-  await nextMacrotask();
+  await yieldToTimersAndIo();
 }
 
 /**
