@@ -38,10 +38,10 @@ describe('ObservationFactExtractor', () => {
     try {
       setImmediate(other);
       const drafts = await observationDraftsOf(batch);
-      counting = false;
       expect(drafts.map((draft) => draft.fact.text)).toEqual(expected);
       expect(otherTasks).toBeGreaterThan(1);
     } finally {
+      counting = false;
       clock.mockRestore();
     }
   });
