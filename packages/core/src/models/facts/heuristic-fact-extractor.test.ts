@@ -21,6 +21,14 @@ describe('HeuristicFactExtractor', () => {
     expect(extractor.name).toBe('heuristic');
   });
 
+  it('names an unnamed user by the name they gave, from their profile or earlier in the batch; the statement of the name stays as said', async () => {
+    const known: KnownFact[] = [{ id: 'f1', subject: 'user', predicate: 'name', object: 'Dana', text: "User's name is Dana." }];
+    expect(await factsOf('I live in Lisbon.', known)).toEqual(['user|lives_in|Lisbon|Dana lives in Lisbon.']);
+    const turns = [turn('I live in Porto.', 'user', 'm1'), turn('My name is Rui.', 'user', 'm2'), turn('I live in Braga now.', 'user', 'm3')];
+    const facts = await extractor.extract({ turns, knownFacts: [] });
+    expect(facts.map((fact) => `${fact.subject}|${fact.text}`)).toEqual(['user|User lives in Porto.', "user|User's name is Rui.", 'user|Rui lives in Braga.']);
+  });
+
   it.each([
     // identity
     ['My name is Sam Carter.', ["user|name|Sam Carter|User's name is Sam Carter."]],

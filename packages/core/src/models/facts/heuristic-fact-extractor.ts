@@ -7,7 +7,7 @@ import { isCasualText } from './patterns/fact-phrases.js';
 import { PREDICATE_ALIASES } from './predicate-aliases.js';
 import { heuristicFactPatterns } from './patterns/heuristic-fact-patterns.js';
 import { resolveRelativeDate } from '../../shared/resolve-relative-date.js';
-import { speakerOf } from './speaker-of.js';
+import { speakerOf, userNameIn } from './speaker-of.js';
 import { splitSentences } from '../split-sentences.js';
 import { EXTRACTION_SLICE_MS, timeSlices } from '../../shared/time-slices.js';
 
@@ -82,10 +82,14 @@ function reusePredicate(subject: string, predicate: string, known: KnownFact[]):
   return predicate;
 }
 
-/** A draft about the speaker names them: subject and text ("User lives in ..." -> "Ana lives in ..."). */
-function toFact(draft: FactDraft, turn: TranscriptTurn, speaker: string, known: KnownFact[]): ExtractedFact {
+/**
+ * A draft about the speaker names them: subject and text ("User lives in ..." -> "Ana lives
+ * in ..."); an unnamed user by `userName` when it is known, save in the statement of their name.
+ */
+function toFact(draft: FactDraft, turn: TranscriptTurn, speaker: string, known: KnownFact[], userName: string | undefined): ExtractedFact {
   const subject = draft.subject ?? speaker.toLowerCase();
-  const text = draft.subject === undefined && speaker !== 'user' ? draft.text.replace(/^User\b/, speaker) : draft.text;
+  const named = speaker !== 'user' ? speaker : draft.predicate === 'name' ? undefined : userName;
+  const text = draft.subject === undefined && named !== undefined ? draft.text.replace(/^User\b/, named) : draft.text;
   const knownSubject = known.find((fact) => fact.subject.toLowerCase() === subject)?.subject ?? subject;
   return {
     subject: knownSubject,
@@ -121,12 +125,15 @@ export class HeuristicFactExtractor implements FactExtractor {
     const seen = new Set<string>();
     // the facts are the same; the event loop is yielded every few ms of the batch (see EXTRACTION_SLICE_MS)
     const pause = timeSlices(EXTRACTION_SLICE_MS);
+    // an unnamed user is named once known: from their profile, then by what they say in the batch
+    let userName = userNameIn(knownFacts);
     for (const turn of turns) {
       await pause();
       const speaker = speakerOf(turn);
       if (speaker === undefined) continue;
       for (const draft of slotDraftsOf(turn.content, turn.createdAt)) {
-        const fact = toFact(draft, turn, speaker, knownFacts);
+        const fact = toFact(draft, turn, speaker, knownFacts, userName);
+        if (speaker === 'user' && draft.subject === undefined && draft.predicate === 'name') userName = draft.object;
         const key = `${turn.id}|${fact.subject}|${fact.predicate}|${fact.object}`;
         if (seen.has(key)) continue;
         seen.add(key);

@@ -198,6 +198,27 @@ describe('ObservationFactExtractor through the memory API', () => {
     }
   });
 
+  it('retells an unnamed user by the name they gave in an earlier exchange, and "we" as the one person they named with them', async () => {
+    let now = CREATED_AT;
+    const memory = await createMemory({ clock: { now: () => now } });
+    try {
+      const session = await memory.sessions.create({ namespace: 'dana' });
+      const say = async (content: string) => {
+        now += 60_000;
+        await memory.append(session.id, { role: 'user', content, createdAt: now });
+        await memory.flush();
+      };
+      await say('Hi, my name is Dana.');
+      await say('I went sailing with Jonas last weekend. We capsized twice near the harbour!');
+      const texts = (await memory.facts.list({ namespace: 'dana' })).map((fact) => fact.text);
+      expect(texts).toContain("User's name is Dana.");
+      expect(texts).toContain('Dana went sailing with Jonas in the week of 10 March 2024. Dana and Jonas capsized twice near the harbour.');
+      expect(texts.filter((text) => /\bUser\b/.test(text))).toEqual(["User's name is Dana."]);
+    } finally {
+      await memory.close();
+    }
+  });
+
   it('lets a new job supersede the old one, keeps other observations current, and merges a repeated one', async () => {
     let now = CREATED_AT;
     const memory = await createMemory({ clock: { now: () => now } });

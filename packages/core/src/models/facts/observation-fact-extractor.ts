@@ -13,7 +13,7 @@ import { analyzeText } from '../../lexical/analyze.js';
 import type { ExtractInput, FactExtractor } from '../../ports/models.js';
 import { HeuristicFactExtractor } from './heuristic-fact-extractor.js';
 import { observationDraftOf, opinionRetellingsOf, type ObservationDraft } from './observation-facts.js';
-import { speakerOf } from './speaker-of.js';
+import { speakerOf, userNameIn } from './speaker-of.js';
 import { EXTRACTION_SLICE_MS, timeSlices } from '../../shared/time-slices.js';
 
 // Weights of a turn's signals, fitted on real dialogue (which turns' statements readers
@@ -38,10 +38,11 @@ function listenersOf(turns: readonly TranscriptTurn[]): (speaker: string) => str
 }
 
 /**
- * The candidate observations of a batch of turns, in turn order. Tagging a turn takes about a
- * millisecond: the event loop is yielded every few ms of the batch (see EXTRACTION_SLICE_MS).
+ * The candidate observations of a batch of turns, in turn order; an unnamed user is retold as
+ * `userName` when it is known. Tagging a turn takes about a millisecond: the event loop is
+ * yielded every few ms of the batch (see EXTRACTION_SLICE_MS).
  */
-export async function observationDraftsOf(turns: readonly TranscriptTurn[]): Promise<ObservationDraft[]> {
+export async function observationDraftsOf(turns: readonly TranscriptTurn[], userName?: string): Promise<ObservationDraft[]> {
   const listenerOf = listenersOf(turns);
   const drafts: ObservationDraft[] = [];
   let previous: { speaker: string | undefined; terms: ReadonlySet<string> } = { speaker: undefined, terms: new Set() };
@@ -52,20 +53,27 @@ export async function observationDraftsOf(turns: readonly TranscriptTurn[]): Pro
     const speaker = speakerOf(turn);
     // Echoing the other person's last turn is answering them; saying a thing again is not.
     const echoed = previous.speaker === speaker ? new Set<string>() : previous.terms;
-    const draft = speaker === undefined ? undefined : observationDraftOf({ ...turn, content }, speaker, { listener: listenerOf(speaker), echoed });
+    const draft = speaker === undefined ? undefined : observationDraftOf({ ...turn, content }, speaker, { ...surroundingsOf(speaker, listenerOf, userName), echoed });
     if (draft !== undefined) drafts.push(draft);
     previous = { speaker, terms: new Set(analyzeText(content)) };
   }
   return drafts;
 }
 
+/** Who "you" is for the speaker, and how an unnamed user is named when their name is known. */
+function surroundingsOf(speaker: string, listenerOf: (speaker: string) => string | undefined, userName: string | undefined): { listener?: string; speakerName?: string } {
+  const listener = listenerOf(speaker);
+  const speakerName = speaker === 'user' ? userName : undefined;
+  return { ...(listener === undefined ? {} : { listener }), ...(speakerName === undefined ? {} : { speakerName }) };
+}
+
 /** An opinion slot fact of the speaker, its text the whole sentence that states it. */
-function withOpinionRetold(fact: ExtractedFact, turns: readonly TranscriptTurn[], listenerOf: (speaker: string) => string | undefined): ExtractedFact {
+function withOpinionRetold(fact: ExtractedFact, turns: readonly TranscriptTurn[], listenerOf: (speaker: string) => string | undefined, userName: string | undefined): ExtractedFact {
   if (!fact.predicate.startsWith('opinion_of:')) return fact;
   const turn = turns.find((candidate) => candidate.id === fact.sourceMessageIds[0]);
   const speaker = turn === undefined ? undefined : speakerOf(turn);
   if (turn === undefined || speaker === undefined || fact.subject !== speaker.toLowerCase()) return fact;
-  const text = opinionRetellingsOf({ ...turn, content: turn.content.replace(/[’‘]/g, "'") }, speaker, listenerOf(speaker)).get(fact.object);
+  const text = opinionRetellingsOf({ ...turn, content: turn.content.replace(/[’‘]/g, "'") }, speaker, surroundingsOf(speaker, listenerOf, userName)).get(fact.object);
   return text === undefined ? fact : { ...fact, text };
 }
 
@@ -92,10 +100,13 @@ export class ObservationFactExtractor implements FactExtractor {
   /** Slot facts first, then observations, in turn order. */
   async extract(input: ExtractInput): Promise<ExtractedFact[]> {
     const listenerOf = listenersOf(input.turns);
-    const facts = (await this.#slots.extract(input)).map((fact) => withOpinionRetold(fact, input.turns, listenerOf));
+    const slotFacts = await this.#slots.extract(input);
+    // an unnamed user who gave their name (before, or in this batch) is retold by it
+    const userName = userNameIn([...input.knownFacts, ...slotFacts]);
+    const facts = slotFacts.map((fact) => withOpinionRetold(fact, input.turns, listenerOf, userName));
     // the observations on a turn of the event loop of their own (see the slot extractor's slices)
     await nextMacrotask();
-    facts.push(...(await observationDraftsOf(input.turns)).filter((draft) => informativenessOf(draft) >= BAR).map((draft) => draft.fact));
+    facts.push(...(await observationDraftsOf(input.turns, userName)).filter((draft) => informativenessOf(draft) >= BAR).map((draft) => draft.fact));
     return facts;
   }
 }

@@ -5,7 +5,7 @@ import { slotDraftsOf } from './heuristic-fact-extractor.js';
 import { withAbsoluteDate } from './absolute-date.js';
 import { contentWordCount, isQuestion, roleOfSentence, signalsOf, type TurnSignals } from './informative-statement.js';
 import { parseSentences, type ParsedSentence, type ParsedToken } from './parse-sentences.js';
-import { retellInThirdPerson } from './third-person.js';
+import { companionOf, retellInThirdPerson, type Teller } from './third-person.js';
 
 // Openers that carry the chat's tone, not its content: "Yeah, ...", "Oh well, ...", "Btw ...".
 const OPENERS: ReadonlySet<string> = new Set([
@@ -135,6 +135,8 @@ export interface ObservationDraft {
 export interface TurnSurroundings {
   /** Who "you" is: the one other named speaker, when there is one. */
   listener?: string;
+  /** How the speaker is named in the retelling, when known otherwise than by the turn: an unnamed user's name from their profile. */
+  speakerName?: string;
   /** Terms of the other speaker's turn just before, which echoing is only answering. */
   echoed: ReadonlySet<string>;
 }
@@ -157,6 +159,13 @@ function keptSentences(sentences: readonly ParsedSentence[], createdAt: number, 
   return { kept: [], anchors: 0 };
 }
 
+/** Who the turn's first person is retold as: the speaker's name ("User" for an unnamed user whose name is not known), the listener, and who "we" takes in. */
+function tellerOf(speaker: string, around: Omit<TurnSurroundings, 'echoed'>, sentences: readonly ParsedSentence[]): Teller {
+  const name = around.speakerName ?? (speaker === 'user' ? 'User' : speaker);
+  const companion = companionOf(sentences, name, around.listener);
+  return { name, ...(around.listener === undefined ? {} : { listener: around.listener }), ...(companion === undefined ? {} : { companion }) };
+}
+
 function shareRepeated(terms: readonly string[], previous: ReadonlySet<string>): number {
   const unique = new Set(terms);
   if (unique.size === 0) return 0;
@@ -174,11 +183,12 @@ function shareRepeated(terms: readonly string[], previous: ReadonlySet<string>):
  * the listener when known.
  */
 export function observationDraftOf(turn: TranscriptTurn, speaker: string, around: TurnSurroundings): ObservationDraft | undefined {
-  const named = speaker === 'user' ? 'User' : speaker;
   const all = parseSentences(turn.content);
   const { kept, anchors } = keptSentences(all, turn.createdAt, around.listener !== undefined);
   if (kept.length === 0) return undefined;
-  const sentences = kept.map((tokens) => asStatement(withAbsoluteDate(retellInThirdPerson(tokens, named, around.listener), turn.createdAt)));
+  const teller = tellerOf(speaker, around, all);
+  const named = teller.name;
+  const sentences = kept.map((tokens) => asStatement(withAbsoluteDate(retellInThirdPerson(tokens, teller), turn.createdAt)));
   const told = sentences.join(' ');
   const text = told.includes(named) ? told : `${named} said: ${told}`;
   const fact: ExtractedFact = {
@@ -199,16 +209,17 @@ export function observationDraftOf(turn: TranscriptTurn, speaker: string, around
  * opinion (see keptSentences), so it keeps the sentence's details too. A sentence that fills
  * any other slot is not retold.
  */
-export function opinionRetellingsOf(turn: TranscriptTurn, speaker: string, listener?: string): Map<string, string> {
-  const named = speaker === 'user' ? 'User' : speaker;
+export function opinionRetellingsOf(turn: TranscriptTurn, speaker: string, around: Omit<TurnSurroundings, 'echoed'> = {}): Map<string, string> {
   const out = new Map<string, string>();
-  for (const sentence of parseSentences(turn.content)) {
+  const all = parseSentences(turn.content);
+  const teller = tellerOf(speaker, around, all);
+  for (const sentence of all) {
     const drafts = slotDraftsOf(sentence.text, turn.createdAt);
     // A sentence that also fills another slot ("I live in Lisbon and love surfing") would
     // keep that value current inside the opinion: the opinion keeps its own short text.
     if (drafts.length === 0 || !drafts.every(isOpinionOfSpeaker) || isQuestion(sentence)) continue;
     const objects = drafts.map((draft) => draft.object);
-    const told = asStatement(withAbsoluteDate(retellInThirdPerson(withoutOpeners(sentence.tokens), named, listener), turn.createdAt));
+    const told = asStatement(withAbsoluteDate(retellInThirdPerson(withoutOpeners(sentence.tokens), teller), turn.createdAt));
     for (const object of objects) if (!out.has(object)) out.set(object, told);
   }
   return out;

@@ -12,3 +12,8 @@ export function speakerOf(turn: TranscriptTurn): string | undefined {
   if (turn.role === 'assistant' && name !== undefined && name.length > 0) return name;
   return undefined;
 }
+
+/** The unnamed user's name, from the newest of their `name` facts among `facts` (their profile, or facts found earlier in a batch). */
+export function userNameIn(facts: readonly { subject: string; predicate: string; object: string }[]): string | undefined {
+  return facts.findLast((fact) => fact.subject.toLowerCase() === 'user' && fact.predicate === 'name')?.object;
+}

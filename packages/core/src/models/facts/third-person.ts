@@ -33,7 +33,17 @@ function agree(token: ParsedToken): string {
   return isBareVerb && !MODALS.has(lower) ? inflect(lower) : token.text;
 }
 
-function pronounFor(lower: string, speaker: string, listener: string | undefined): string | undefined {
+/** Who a first-person sentence is retold about, and who else its pronouns can name. */
+export interface Teller {
+  /** The speaker as the retelling names them ("Ana"). */
+  name: string;
+  /** Who "you" is, when known. */
+  listener?: string;
+  /** The one person the turn puts beside the speaker ("with Mia", "Mia and I"): who "we" is besides them. */
+  companion?: string;
+}
+
+function pronounFor(lower: string, { name: speaker, listener, companion }: Teller): string | undefined {
   if (listener !== undefined) {
     if (lower === 'you' || lower === 'u' || lower === 'ya') return listener;
     if (lower === 'your' || lower === 'yours') return `${listener}'s`;
@@ -45,12 +55,13 @@ function pronounFor(lower: string, speaker: string, listener: string | undefined
       return speaker;
     case 'my':
     case 'mine':
+      return `${speaker}'s`;
     case 'our':
     case 'ours':
-      return `${speaker}'s`;
+      return companion === undefined ? `${speaker}'s` : `${speaker} and ${companion}'s`;
     case 'we':
     case 'us':
-      return `${speaker} and others`;
+      return `${speaker} and ${companion ?? 'others'}`;
     case 'myself':
     case 'ourselves':
       return 'themselves';
@@ -76,17 +87,19 @@ function withoutFrontedSpeaker(tokens: readonly ParsedToken[]): readonly ParsedT
 /**
  * A first-person sentence retold about its speaker: "I love my garden" -> "Ana loves Ana's
  * garden". The verb after "I" is made to agree ("I'm" -> "is", "I've" -> "has", "I go" ->
- * "goes"); "we" becomes "<speaker> and others" (plural, so its verb stays), "myself"
- * "themselves", and a fronted "For me, I ..." is told once ("Ana ..."). Given the `listener`,
- * "you" is retold as them: "your advice helped me" -> "Ben's advice helped Ana".
+ * "goes"); "we" becomes "<speaker> and <companion>" when the turn named the one person with
+ * them, else "<speaker> and others" (plural, so its verb stays); "myself" becomes "themselves",
+ * and a fronted "For me, I ..." is told once ("Ana ..."). Given the `listener`, "you" is
+ * retold as them: "your advice helped me" -> "Ben's advice helped Ana".
  */
-export function retellInThirdPerson(tokens: readonly ParsedToken[], speaker: string, listener?: string): string {
+export function retellInThirdPerson(tokens: readonly ParsedToken[], teller: Teller): string {
+  const { name: speaker, listener } = teller;
   const out: string[] = [];
   let after: 'i' | 'we' | undefined;
   for (const token of withoutFrontedSpeaker(tokens)) {
     const lower = token.text.toLowerCase();
     const space = out.length === 0 ? '' : token.space;
-    const pronoun = lower === "i'm" ? `${speaker} is` : pronounFor(lower, speaker, listener);
+    const pronoun = lower === "i'm" ? `${speaker} is` : pronounFor(lower, teller);
     if (pronoun !== undefined) {
       out.push(`${space}${pronoun}`);
       // "you" retold as a name takes a singular verb, as "I" does ("you are" -> "Ben is").
@@ -103,4 +116,52 @@ export function retellInThirdPerson(tokens: readonly ParsedToken[], speaker: str
     }
   }
   return out.join('');
+}
+
+// Words that put a person beside the speaker: "with Mia", "with my sister Mia", "Mia and I".
+const WITH = 'with';
+const FIRST_PERSON: ReadonlySet<string> = new Set(['i', 'me']);
+const POSSESSIVES: ReadonlySet<string> = new Set(['my', 'our', 'his', 'her', 'their']);
+
+/** The proper name that starts at `at` (consecutive PROPN tokens, "Mia" or "Mia Lopez"), or undefined. */
+function nameAt(tokens: readonly ParsedToken[], at: number): string | undefined {
+  let end = at;
+  while (tokens[end]?.pos === 'PROPN') end++;
+  return end === at
+    ? undefined
+    : tokens
+        .slice(at, end)
+        .map((token) => token.text)
+        .join(' ');
+}
+
+/**
+ * The one person a turn names beside its speaker, as "we" includes them: "I went climbing
+ * with Mia", "with my sister Mia", "Mia and I" (by the tagger's proper nouns). Undefined when
+ * it names none, or more than one (then "we" is not theirs to guess), and never the speaker
+ * or the listener themselves.
+ */
+export function companionOf(sentences: readonly { tokens: readonly ParsedToken[] }[], speaker: string, listener?: string): string | undefined {
+  const names = new Set<string>();
+  for (const { tokens } of sentences) {
+    tokens.forEach((token, i) => {
+      const lower = token.text.toLowerCase();
+      if (lower === WITH) {
+        // "with Mia", or "with my sister Mia" (a possessive and a noun before the name)
+        const direct = nameAt(tokens, i + 1);
+        const afterRelation = POSSESSIVES.has(tokens[i + 1]?.text.toLowerCase() ?? '') && tokens[i + 2]?.pos === 'NOUN' ? nameAt(tokens, i + 3) : undefined;
+        const name = direct ?? afterRelation;
+        if (name !== undefined) names.add(name);
+      } else if (lower === 'and' && FIRST_PERSON.has(tokens[i + 1]?.text.toLowerCase() ?? '') && i > 0) {
+        // "Mia and I": the name ends just before "and"
+        let start = i;
+        while (start > 0 && tokens[start - 1]?.pos === 'PROPN') start--;
+        const name = nameAt(tokens, start);
+        if (start < i && name !== undefined) names.add(name);
+      }
+    });
+  }
+  names.delete(speaker);
+  if (listener !== undefined) names.delete(listener);
+  return names.size === 1 ? [...names][0] : undefined;
 }

@@ -70,10 +70,14 @@ export async function relatedFacts(deps: MemoryDeps, namespace: string, turns: T
     .join(' ')
     .slice(0, 400);
   if (!text.trim()) return [];
-  const hits = await deps.lexical.search({ namespace, text, kinds: ['fact'], k: 20 });
-  if (!hits.length) return [];
-  const facts = await deps.store.facts({ namespace, ids: hits.map((h) => h.id) });
-  return facts.map((f) => ({ id: f.id, subject: f.subject, predicate: f.predicate, object: f.object, text: f.text }));
+  const [hits, named] = await Promise.all([
+    deps.lexical.search({ namespace, text, kinds: ['fact'], k: 20 }),
+    // the unnamed user's current name, so that what they say is retold by it (one slot: one row)
+    deps.store.facts({ namespace, subject: 'user', predicate: 'name', last: 1 }),
+  ]);
+  const facts = hits.length ? await deps.store.facts({ namespace, ids: hits.map((h) => h.id) }) : [];
+  const found = new Set(facts.map((f) => f.id));
+  return [...facts, ...named.filter((f) => !found.has(f.id))].map((f) => ({ id: f.id, subject: f.subject, predicate: f.predicate, object: f.object, text: f.text }));
 }
 
 /**
