@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createMemory } from '../../create-memory.js';
+import type { Memory } from '../../services/memory.js';
 import type { ExtractedFact, TranscriptTurn } from '../../domain/jobs.js';
 import { informativenessOf, ObservationFactExtractor, observationDraftsOf } from './observation-fact-extractor.js';
 import { type ObservationDraft, slotName } from './observation-facts.js';
@@ -180,54 +181,48 @@ describe('which turns of a batch yield an observation', () => {
   });
 });
 
+/** A memory with one session in `namespace`; `say` appends a user turn a minute after the last, named `name` when given. */
+async function inChat(namespace: string, name: string | undefined, run: (say: (content: string) => Promise<void>, memory: Memory) => Promise<void>): Promise<void> {
+  let now = CREATED_AT;
+  const memory = await createMemory({ clock: { now: () => now } });
+  try {
+    const session = await memory.sessions.create({ namespace });
+    const say = async (content: string) => {
+      now += 60_000;
+      await memory.append(session.id, { role: 'user', ...(name === undefined ? {} : { name }), content, createdAt: now });
+    };
+    await run(say, memory);
+  } finally {
+    await memory.close();
+  }
+}
+
 describe('ObservationFactExtractor through the memory API', () => {
   it('lets a change of opinion supersede the old one, with no observation of it left current', async () => {
-    let now = CREATED_AT;
-    const memory = await createMemory({ clock: { now: () => now } });
-    try {
-      const session = await memory.sessions.create({ namespace: 'priya' });
-      for (const content of ['I love jazz, especially on rainy evenings with a good book.', "I don't like jazz anymore, it feels too busy these days."]) {
-        now += 60_000;
-        await memory.append(session.id, { role: 'user', name: 'Priya', content, createdAt: now });
-      }
+    await inChat('priya', 'Priya', async (say, memory) => {
+      await say('I love jazz, especially on rainy evenings with a good book.');
+      await say("I don't like jazz anymore, it feels too busy these days.");
       await memory.flush();
       const current = await memory.facts.list({ namespace: 'priya' });
       expect(current.map((fact) => fact.text)).toEqual(["Priya doesn't like jazz anymore, it feels too busy these days."]);
-    } finally {
-      await memory.close();
-    }
+    });
   });
 
   it('retells an unnamed user by the name they gave in an earlier exchange, and "we" as the one person they named with them', async () => {
-    let now = CREATED_AT;
-    const memory = await createMemory({ clock: { now: () => now } });
-    try {
-      const session = await memory.sessions.create({ namespace: 'dana' });
-      const say = async (content: string) => {
-        now += 60_000;
-        await memory.append(session.id, { role: 'user', content, createdAt: now });
-        await memory.flush();
-      };
+    await inChat('dana', undefined, async (say, memory) => {
       await say('Hi, my name is Dana.');
+      await memory.flush();
       await say('I went sailing with Jonas last weekend. We capsized twice near the harbour!');
+      await memory.flush();
       const texts = (await memory.facts.list({ namespace: 'dana' })).map((fact) => fact.text);
       expect(texts).toContain("User's name is Dana.");
       expect(texts).toContain('Dana went sailing with Jonas in the week of 10 March 2024. Dana and Jonas capsized twice near the harbour.');
       expect(texts.filter((text) => /\bUser\b/.test(text))).toEqual(["User's name is Dana."]);
-    } finally {
-      await memory.close();
-    }
+    });
   });
 
   it('lets a new job supersede the old one, keeps other observations current, and merges a repeated one', async () => {
-    let now = CREATED_AT;
-    const memory = await createMemory({ clock: { now: () => now } });
-    try {
-      const session = await memory.sessions.create({ namespace: 'priya' });
-      const say = async (content: string) => {
-        now += 60_000;
-        await memory.append(session.id, { role: 'user', name: 'Priya', content, createdAt: now });
-      };
+    await inChat('priya', 'Priya', async (say, memory) => {
       await say('I work as a glassblower.');
       await say('I adopted a greyhound from the shelter.');
       await say('I adopted a greyhound from the shelter.');
@@ -240,9 +235,7 @@ describe('ObservationFactExtractor through the memory API', () => {
       const greyhound = current.filter((fact) => fact.text === 'Priya adopted a greyhound from the shelter.');
       expect(greyhound).toHaveLength(1);
       expect(greyhound[0]?.sourceMessageIds).toHaveLength(2);
-    } finally {
-      await memory.close();
-    }
+    });
   });
 });
 
