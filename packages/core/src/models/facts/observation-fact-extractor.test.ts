@@ -197,6 +197,22 @@ async function inChat(namespace: string, name: string | undefined, run: (say: (c
   }
 }
 
+describe('the voices of a batch', () => {
+  it('carries who "we" takes in to the speaker\'s next turn only, and names an unnamed user by their known name', async () => {
+    const said = (id: string, role: TranscriptTurn['role'], content: string): TranscriptTurn => ({ id, seq: Number(id.slice(1)), role, content, createdAt: CREATED_AT });
+    const turns = [
+      said('t1', 'user', 'My brother Ravi is visiting next Friday, we might go to the races together.'),
+      said('t2', 'assistant', 'That sounds like fun!'),
+      said('t3', 'user', 'I hate noisy crowds though, so we will arrive early.'),
+      said('t4', 'user', 'Work has been hectic, we are moving our servers to a new building.'),
+    ];
+    const knownFacts = [{ id: 'f1', subject: 'user', predicate: 'name', object: 'Dana', text: "User's name is Dana." }];
+    const texts = (await extractor.extract({ turns, knownFacts })).map((fact) => `${fact.sourceMessageIds[0]}: ${fact.text}`);
+    // t1 (a plan that "might" happen) is not kept itself, but names who "we" is in t3; t4 is two turns on
+    expect(texts).toEqual(['t3: Dana hates noisy crowds though, so Dana and Ravi will arrive early.', "t4: Work has been hectic, Dana and others are moving Dana's servers to a new building."]);
+  });
+});
+
 describe('ObservationFactExtractor through the memory API', () => {
   it('lets a change of opinion supersede the old one, with no observation of it left current', async () => {
     await inChat('priya', 'Priya', async (say, memory) => {

@@ -12,7 +12,9 @@ import type { ExtractedFact, TranscriptTurn } from '../../domain/jobs.js';
 import { analyzeText } from '../../lexical/analyze.js';
 import type { ExtractInput, FactExtractor } from '../../ports/models.js';
 import { HeuristicFactExtractor } from './heuristic-fact-extractor.js';
-import { observationDraftOf, opinionRetellingsOf, type ObservationDraft } from './observation-facts.js';
+import { observationDraftOf, opinionRetellingsOf, type ObservationDraft, type TurnSurroundings } from './observation-facts.js';
+import { parseSentences } from './parse-sentences.js';
+import { companionOf } from './third-person.js';
 import { speakerOf, userNameIn } from './speaker-of.js';
 import { EXTRACTION_SLICE_MS, timeSlices } from '../../shared/time-slices.js';
 
@@ -37,43 +39,77 @@ function listenersOf(turns: readonly TranscriptTurn[]): (speaker: string) => str
   };
 }
 
+/** Curly apostrophes as straight ones, as the patterns and the tagger read them. */
+const plainQuotes = (text: string): string => text.replace(/[’‘]/g, "'");
+
+/** How each turn of a batch is retold: who "you" is, the unnamed user's name, and who "we" takes in. */
+export interface BatchVoices {
+  surroundingsOf(turn: TranscriptTurn, speaker: string): Omit<TurnSurroundings, 'echoed'>;
+}
+
 /**
- * The candidate observations of a batch of turns, in turn order; an unnamed user is retold as
- * `userName` when it is known. Tagging a turn takes about a millisecond: the event loop is
- * yielded every few ms of the batch (see EXTRACTION_SLICE_MS).
+ * The voices of a batch. "We" takes in the one person a turn puts beside its speaker, else the
+ * one their previous turn in the batch did ("My sister Ana is visiting" then "so we will start
+ * early"), never further back. An unnamed user is retold as `userName` when it is known.
  */
-export async function observationDraftsOf(turns: readonly TranscriptTurn[], userName?: string): Promise<ObservationDraft[]> {
+export async function voicesOf(turns: readonly TranscriptTurn[], userName?: string): Promise<BatchVoices> {
   const listenerOf = listenersOf(turns);
+  const nameOf = (speaker: string): string => (speaker === 'user' ? (userName ?? 'User') : speaker);
+  const companions = new Map<string, string>();
+  const previous = new Map<string, string | undefined>();
+  const pause = timeSlices(EXTRACTION_SLICE_MS);
+  for (const turn of turns) {
+    const speaker = speakerOf(turn);
+    if (speaker === undefined) continue;
+    await pause();
+    const own = companionOf(parseSentences(plainQuotes(turn.content)), nameOf(speaker), listenerOf(speaker));
+    const companion = own ?? previous.get(speaker);
+    previous.set(speaker, own);
+    if (companion !== undefined) companions.set(turn.id, companion);
+  }
+  return {
+    surroundingsOf: (turn, speaker) => {
+      const listener = listenerOf(speaker);
+      const companion = companions.get(turn.id);
+      return {
+        ...(listener === undefined ? {} : { listener }),
+        ...(speaker === 'user' && userName !== undefined ? { speakerName: userName } : {}),
+        ...(companion === undefined ? {} : { companion }),
+      };
+    },
+  };
+}
+
+/**
+ * The candidate observations of a batch of turns, in turn order, told in the batch's voices
+ * (by default those the batch itself gives, see {@link voicesOf}). Tagging a turn takes about
+ * a millisecond: the event loop is yielded every few ms of the batch (see EXTRACTION_SLICE_MS).
+ */
+export async function observationDraftsOf(turns: readonly TranscriptTurn[], voices?: BatchVoices): Promise<ObservationDraft[]> {
+  const told = voices ?? (await voicesOf(turns));
   const drafts: ObservationDraft[] = [];
   let previous: { speaker: string | undefined; terms: ReadonlySet<string> } = { speaker: undefined, terms: new Set() };
   const pause = timeSlices(EXTRACTION_SLICE_MS);
   for (const turn of turns) {
     await pause();
-    const content = turn.content.replace(/[’‘]/g, "'");
+    const content = plainQuotes(turn.content);
     const speaker = speakerOf(turn);
     // Echoing the other person's last turn is answering them; saying a thing again is not.
     const echoed = previous.speaker === speaker ? new Set<string>() : previous.terms;
-    const draft = speaker === undefined ? undefined : observationDraftOf({ ...turn, content }, speaker, { ...surroundingsOf(speaker, listenerOf, userName), echoed });
+    const draft = speaker === undefined ? undefined : observationDraftOf({ ...turn, content }, speaker, { ...told.surroundingsOf(turn, speaker), echoed });
     if (draft !== undefined) drafts.push(draft);
     previous = { speaker, terms: new Set(analyzeText(content)) };
   }
   return drafts;
 }
 
-/** Who "you" is for the speaker, and how an unnamed user is named when their name is known. */
-function surroundingsOf(speaker: string, listenerOf: (speaker: string) => string | undefined, userName: string | undefined): { listener?: string; speakerName?: string } {
-  const listener = listenerOf(speaker);
-  const speakerName = speaker === 'user' ? userName : undefined;
-  return { ...(listener === undefined ? {} : { listener }), ...(speakerName === undefined ? {} : { speakerName }) };
-}
-
 /** An opinion slot fact of the speaker, its text the whole sentence that states it. */
-function withOpinionRetold(fact: ExtractedFact, turns: readonly TranscriptTurn[], listenerOf: (speaker: string) => string | undefined, userName: string | undefined): ExtractedFact {
+function withOpinionRetold(fact: ExtractedFact, turns: readonly TranscriptTurn[], voices: BatchVoices): ExtractedFact {
   if (!fact.predicate.startsWith('opinion_of:')) return fact;
   const turn = turns.find((candidate) => candidate.id === fact.sourceMessageIds[0]);
   const speaker = turn === undefined ? undefined : speakerOf(turn);
   if (turn === undefined || speaker === undefined || fact.subject !== speaker.toLowerCase()) return fact;
-  const text = opinionRetellingsOf({ ...turn, content: turn.content.replace(/[’‘]/g, "'") }, speaker, surroundingsOf(speaker, listenerOf, userName)).get(fact.object);
+  const text = opinionRetellingsOf({ ...turn, content: plainQuotes(turn.content) }, speaker, voices.surroundingsOf(turn, speaker)).get(fact.object);
   return text === undefined ? fact : { ...fact, text };
 }
 
@@ -99,14 +135,13 @@ export class ObservationFactExtractor implements FactExtractor {
 
   /** Slot facts first, then observations, in turn order. */
   async extract(input: ExtractInput): Promise<ExtractedFact[]> {
-    const listenerOf = listenersOf(input.turns);
     const slotFacts = await this.#slots.extract(input);
     // an unnamed user who gave their name (before, or in this batch) is retold by it
-    const userName = userNameIn([...input.knownFacts, ...slotFacts]);
-    const facts = slotFacts.map((fact) => withOpinionRetold(fact, input.turns, listenerOf, userName));
+    const voices = await voicesOf(input.turns, userNameIn([...input.knownFacts, ...slotFacts]));
+    const facts = slotFacts.map((fact) => withOpinionRetold(fact, input.turns, voices));
     // the observations on a turn of the event loop of their own (see the slot extractor's slices)
     await nextMacrotask();
-    facts.push(...(await observationDraftsOf(input.turns, userName)).filter((draft) => informativenessOf(draft) >= BAR).map((draft) => draft.fact));
+    facts.push(...(await observationDraftsOf(input.turns, voices)).filter((draft) => informativenessOf(draft) >= BAR).map((draft) => draft.fact));
     return facts;
   }
 }

@@ -137,6 +137,8 @@ export interface TurnSurroundings {
   listener?: string;
   /** How the speaker is named in the retelling, when known otherwise than by the turn: an unnamed user's name from their profile. */
   speakerName?: string;
+  /** Who "we" takes in besides the speaker, when the batch knows (see voicesOf); else the one person the turn itself names beside them. */
+  companion?: string;
   /** Terms of the other speaker's turn just before, which echoing is only answering. */
   echoed: ReadonlySet<string>;
 }
@@ -162,7 +164,7 @@ function keptSentences(sentences: readonly ParsedSentence[], createdAt: number, 
 /** Who the turn's first person is retold as: the speaker's name ("User" for an unnamed user whose name is not known), the listener, and who "we" takes in. */
 function tellerOf(speaker: string, around: Omit<TurnSurroundings, 'echoed'>, sentences: readonly ParsedSentence[]): Teller {
   const name = around.speakerName ?? (speaker === 'user' ? 'User' : speaker);
-  const companion = companionOf(sentences, name, around.listener);
+  const companion = around.companion ?? companionOf(sentences, name, around.listener);
   return { name, ...(around.listener === undefined ? {} : { listener: around.listener }), ...(companion === undefined ? {} : { companion }) };
 }
 

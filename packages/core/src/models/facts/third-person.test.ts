@@ -50,6 +50,7 @@ describe('"we" with the one person the turn puts beside the speaker', () => {
     ['I went climbing with Tomas on Sunday. We reached the top before noon.', 'Tomas', 'Priya and Tomas reached the top before noon.'],
     ['I spent the weekend with my cousin Elif. We painted our kitchen.', 'Elif', "Priya and Elif painted Priya and Elif's kitchen."],
     ['Jonas and I finally finished the boat. We sail next month.', 'Jonas', 'Priya and Jonas sail next month.'],
+    ['My brother Ravi is visiting, we might go to the races.', 'Ravi', "Priya's brother Ravi is visiting, Priya and Ravi might go to the races."],
   ])('%j: "we" takes in %j', (turn, companion, expected) => {
     expect(retoldInTurn(turn)).toEqual({ companion, told: expected });
   });

@@ -118,10 +118,10 @@ export function retellInThirdPerson(tokens: readonly ParsedToken[], teller: Tell
   return out.join('');
 }
 
-// Words that put a person beside the speaker: "with Mia", "with my sister Mia", "Mia and I".
+// Words that put a person beside the speaker: "with Mia", "my sister Mia", "Mia and I".
 const WITH = 'with';
 const FIRST_PERSON: ReadonlySet<string> = new Set(['i', 'me']);
-const POSSESSIVES: ReadonlySet<string> = new Set(['my', 'our', 'his', 'her', 'their']);
+const OWN: ReadonlySet<string> = new Set(['my', 'our']);
 
 /** The proper name that starts at `at` (consecutive PROPN tokens, "Mia" or "Mia Lopez"), or undefined. */
 function nameAt(tokens: readonly ParsedToken[], at: number): string | undefined {
@@ -135,31 +135,32 @@ function nameAt(tokens: readonly ParsedToken[], at: number): string | undefined 
         .join(' ');
 }
 
+/** The name a token starts beside the speaker: "with Mia", "my sister Mia" (a relation, then the name), "Mia and I" (at the "and"). */
+function companionAt(tokens: readonly ParsedToken[], i: number): string | undefined {
+  const lower = tokens[i]?.text.toLowerCase() ?? '';
+  if (lower === WITH) return nameAt(tokens, i + 1);
+  if (OWN.has(lower) && tokens[i + 1]?.pos === 'NOUN') return nameAt(tokens, i + 2);
+  if (lower === 'and' && i > 0 && FIRST_PERSON.has(tokens[i + 1]?.text.toLowerCase() ?? '')) {
+    let start = i;
+    while (start > 0 && tokens[start - 1]?.pos === 'PROPN') start--;
+    return start < i ? nameAt(tokens, start) : undefined;
+  }
+  return undefined;
+}
+
 /**
  * The one person a turn names beside its speaker, as "we" includes them: "I went climbing
- * with Mia", "with my sister Mia", "Mia and I" (by the tagger's proper nouns). Undefined when
- * it names none, or more than one (then "we" is not theirs to guess), and never the speaker
- * or the listener themselves.
+ * with Mia", "my sister Mia is visiting", "Mia and I" (by the tagger's proper nouns).
+ * Undefined when it names none, or more than one (then "we" is not theirs to guess), and never
+ * the speaker or the listener themselves.
  */
 export function companionOf(sentences: readonly { tokens: readonly ParsedToken[] }[], speaker: string, listener?: string): string | undefined {
   const names = new Set<string>();
   for (const { tokens } of sentences) {
-    tokens.forEach((token, i) => {
-      const lower = token.text.toLowerCase();
-      if (lower === WITH) {
-        // "with Mia", or "with my sister Mia" (a possessive and a noun before the name)
-        const direct = nameAt(tokens, i + 1);
-        const afterRelation = POSSESSIVES.has(tokens[i + 1]?.text.toLowerCase() ?? '') && tokens[i + 2]?.pos === 'NOUN' ? nameAt(tokens, i + 3) : undefined;
-        const name = direct ?? afterRelation;
-        if (name !== undefined) names.add(name);
-      } else if (lower === 'and' && FIRST_PERSON.has(tokens[i + 1]?.text.toLowerCase() ?? '') && i > 0) {
-        // "Mia and I": the name ends just before "and"
-        let start = i;
-        while (start > 0 && tokens[start - 1]?.pos === 'PROPN') start--;
-        const name = nameAt(tokens, start);
-        if (start < i && name !== undefined) names.add(name);
-      }
-    });
+    for (let i = 0; i < tokens.length; i++) {
+      const name = companionAt(tokens, i);
+      if (name !== undefined) names.add(name);
+    }
   }
   names.delete(speaker);
   if (listener !== undefined) names.delete(listener);
