@@ -15,7 +15,7 @@ describe.skipIf(skipReason !== null)(`strata demo with STRATA_CHROMA_URL${skipRe
     const { code, stdout } = await runCli(['demo'], { env: { ...sandbox.env, STRATA_CHROMA_URL: chromaUrl } });
     expect(code).toBe(0);
     expect(stdout).toContain(`+ Chroma at ${chromaUrl} (knowledge base)`);
-    expect(stdout).toMatch(/Known facts:[\s\S]*User lives in Porto/);
+    expect(stdout).toMatch(/Known facts:[\s\S]*Maya lives in Porto/);
     expect(stdout).toMatch(/coastal trail in Sintra/);
   }, 90_000);
 

@@ -17,14 +17,14 @@ describe('strata demo (the built CLI, spawned as a user runs it)', () => {
     // promotion and consolidation are named as they land
     expect(stdout).toMatch(/after {2}8 turns: .*\n {6}promoted turns 1-4 into a working-tier summary/);
     expect(stdout).toMatch(/consolidated turns 1-\d+ into the rolling synopsis/);
-    expect(stdout).toMatch(/new facts: User lives in Porto \(supersedes Lisbon\)/);
+    expect(stdout).toMatch(/new facts: Maya lives in Porto \(supersedes Lisbon\)/);
     // one fact superseded, the new one current
     expect(stdout).toMatch(/superseded\s+user · lives_in\s+Lisbon\s+2026-10-05\s+2026-10-26/);
     expect(stdout).toMatch(/current\s+user · lives_in\s+Porto/);
     // the context answers the question from memory and respects the budget
     const [, budget, used] = /budget (\d+) tokens, used (\d+)/.exec(stdout)!.map(Number) as [number, number, number];
     expect(used).toBeLessThanOrEqual(budget);
-    expect(stdout).toMatch(/Known facts:[\s\S]*User lives in Porto/);
+    expect(stdout).toMatch(/Known facts:[\s\S]*Maya lives in Porto/);
     expect(stdout).toMatch(/coastal trail in Sintra/);
     expect(stdout).toMatch(/Manifest[\s\S]*in\s+immediate\s+turn/);
     const file = join(sandbox.dataDir, 'demo.sqlite');

@@ -112,6 +112,10 @@ describe.skipIf(skipReason !== null)(`strata ui in a real browser${skipReason ? 
     const slotNames = await page.locator('.slot > b').allTextContents();
     expect(slotNames.filter((name) => name.includes('observation:'))).toEqual([]);
     expect(slotNames.filter((name) => /^user · [a-z]+( [a-z]+){3,}$/.test(name)).length).toBeGreaterThan(0);
+    // facts tell the user by the name she gave, and "we" as the sister she named, not "User and others"
+    const values = await page.locator('tr.fact').allTextContents();
+    expect(values.filter((value) => /\bUser\b/.test(value) && !value.includes("User's name is Maya"))).toEqual([]);
+    expect(values.some((value) => value.includes('Maya and Ana'))).toBe(true);
     await shot('facts');
     await open(`/sessions/${sessionId}/topics`);
     await page.locator('#diagram svg').waitFor({ timeout: 30_000 });
@@ -173,7 +177,7 @@ describe.skipIf(skipReason !== null)(`strata ui in a real browser${skipReason ? 
     await page.waitForTimeout(300);
     expect(await page.locator(`#f-${factId}`).count()).toBe(1); // dismissed: still there
     page.once('dialog', (dialog) => {
-      expect(dialog.message()).toMatch(/Forget the fact "User lives in Porto\."\? The \d+ turn\(s\) it came from are forgotten with it/);
+      expect(dialog.message()).toMatch(/Forget the fact "Maya lives in Porto\."\? The \d+ turn\(s\) it came from are forgotten with it/);
       void dialog.accept();
     });
     await Promise.all([page.waitForURL(/\/facts/), porto.locator('button').click()]);

@@ -85,12 +85,13 @@ function asStatement(text: string): string {
 }
 
 /**
- * The slot of an observation: its key terms, sorted. Two different statements never share
- * it (so neither supersedes the other); the same statement said again lands in the same slot
- * and is merged with it.
+ * The slot of an observation: its key terms, sorted, without the speaker's (their key and the
+ * name the text calls them by). Two different statements never share it (so neither
+ * supersedes the other); the same statement said again lands in the same slot and is merged
+ * with it, whether its speaker was told as "User" or by their name.
  */
-export function observationPredicate(text: string, speaker: string): string {
-  const own = new Set(analyzeText(speaker));
+export function observationPredicate(text: string, ...speaker: string[]): string {
+  const own = new Set(speaker.flatMap((name) => analyzeText(name)));
   const terms = [...new Set(analyzeText(text))].filter((term) => !own.has(term)).sort();
   return `${OBSERVATION}${terms.join(' ')}`;
 }
@@ -195,7 +196,7 @@ export function observationDraftOf(turn: TranscriptTurn, speaker: string, around
   const text = told.includes(named) ? told : `${named} said: ${told}`;
   const fact: ExtractedFact = {
     subject: speaker,
-    predicate: observationPredicate(text, speaker),
+    predicate: observationPredicate(text, speaker, named),
     object: text,
     text,
     sourceMessageIds: [turn.id],
