@@ -24,7 +24,7 @@ describe('strata chat, driven through stdin (offline assistant)', () => {
     expect(stdout).toMatch(/strata chat · new session ses_\S+ .* namespace tom/);
     expect(stdout).toContain('assistant: offline (no LLM configured)');
     // the answer to "Where do I live?" comes from the extracted fact
-    expect(stdout).toMatch(/strata> I'm offline \(no LLM configured\)\. Here is what I remember that relates to this:\n {2}- User lives in Oslo\./);
+    expect(stdout).toMatch(/strata> I'm offline \(no LLM configured\)\. Here is what I remember that relates to this:\n {2}- Tom lives in Oslo\./);
     const [, id] = /saved session (ses_\S+) \(4 messages\)/.exec(stdout) ?? [];
     expect(id).toBeDefined();
     firstId = id!;
@@ -45,8 +45,8 @@ describe('strata chat, driven through stdin (offline assistant)', () => {
     expect(code).toBe(0);
     expect(stdout).toContain(`continuing ${firstId}`);
     expect(stdout).toMatch(/#4 .* user: Where do I live\?/); // the banner shows where we left off
-    expect(stdout).toMatch(/- User lives in Bergen\./);
-    expect(stdout).not.toMatch(/- User lives in Oslo\./); // superseded facts are not offered
+    expect(stdout).toMatch(/- Tom lives in Bergen\./);
+    expect(stdout).not.toMatch(/- Tom lives in Oslo\./); // superseded facts are not offered
     expect(stdout).toMatch(/#5 .* user: I moved to Bergen last week\.\n#6 .* user: Where do I live now\?/);
     readDb(sandbox.dataDir, (db) => {
       expect(db.prepare('SELECT COUNT(*) FROM messages WHERE session_id = ?').pluck().get(firstId)).toBe(6);
@@ -82,7 +82,7 @@ describe('strata chat, driven through stdin (offline assistant)', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/fresh start: Chat /);
     expect(stdout).toMatch(/new session Trip planning/);
-    expect(stdout).toMatch(/- User lives in Bergen\./); // facts of the namespace inform every session
+    expect(stdout).toMatch(/- Tom lives in Bergen\./); // facts of the namespace inform every session
     const sessions = json<{ sessions: SessionRow[] }>(await runCli(['sessions', '--json'], { env })).sessions;
     expect(sessions.map((s) => s.messages).sort()).toEqual([1, 1, 7]); // the chat's own new session got no message, so it was never stored
     expect(sessions.find((s) => s.id === firstId)?.messages).toBe(7); // the loaded session got the last turn
