@@ -33,7 +33,7 @@ import { statsSince, type MemoryStats } from './derivation/derivation-stats.js';
 import type { ForgetReport, ForgetTarget } from './lifecycle/forget.js';
 import { Mutex } from './mutex.js';
 import { reindex, type ReindexReport } from './retrieval/reindex.js';
-import { queryDayFor, retrieve, toSearchHit } from './retrieval/retrieve.js';
+import { parsedQueryFor, retrieve, toSearchHit } from './retrieval/retrieve.js';
 import { scheduleSession } from './derivation/schedule.js';
 import { collectBundle, importBundle, renderBundle, type ExportFormat, type ImportOptions, type ImportReport } from './lifecycle/transfer.js';
 import { toNewMessagesInSlices } from './normalize-messages.js';
@@ -312,7 +312,7 @@ export class Memory implements MemoryApi {
       'search request',
       `Pass { namespace, query, k?, kinds?: ['turn' | 'summary' | 'fact'] }, query of at most ${this.deps.policy.limits.queryBytes} bytes (policy.limits.queryBytes).`,
     );
-    const hits = await retrieve(this.deps, { namespace: req.namespace, query: req.query, k: req.k, kinds: req.kinds ?? ['turn', 'summary', 'fact'], day: queryDayFor(this.deps, req.query) });
+    const hits = await retrieve(this.deps, { namespace: req.namespace, query: parsedQueryFor(this.deps, req.query), k: req.k, kinds: req.kinds ?? ['turn', 'summary', 'fact'] });
     if (req.touch !== false) this.accesses.add(hits.filter((h) => h.kind === 'turn').map((h) => h.id));
     const out = hits.map(toSearchHit);
     return req.contextDepth === undefined ? out : withThreadPaths(this.deps, out, req.contextDepth);

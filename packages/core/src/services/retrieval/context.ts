@@ -8,7 +8,7 @@ import { boundedMemo } from '../../shared/bounded-memo.js';
 import { adaptShares } from '../../engine/retrieval/adapt-shares.js';
 import { assembleContext, type Assembly } from '../../engine/retrieval/assemble-context.js';
 import { MESSAGE_OVERHEAD_TOKENS, type MemoryDeps } from '../deps.js';
-import { queryDayFor, retrieve } from './retrieve.js';
+import { parsedQueryFor, retrieve } from './retrieve.js';
 import { readableOnly, type SkippedRecord } from './readable.js';
 import { searchOnce } from './search-once.js';
 import { loadSessionView, type SessionView } from '../session-view.js';
@@ -105,12 +105,13 @@ export async function buildContext(deps: MemoryDeps, session: Session, options: 
   const effectiveQuery = query ?? lastUserText(current.length ? current : view.uncovered);
   const shown = new Set<string>([...view.uncovered.map((m) => m.id), ...currentIds, ...view.summaries.map((s) => s.id), ...(view.synopsis ? [view.synopsis.id] : [])]);
   const { context } = deps.policy;
-  const day = queryDayFor(deps, effectiveQuery);
+  // analysed once: every channel of both retrievals and the shares below read it
+  const parsed = parsedQueryFor(deps, effectiveQuery);
   // the two retrievals search the facts for the same words three times: once is enough
   const searching: MemoryDeps = { ...deps, lexical: searchOnce(deps.lexical) };
   const [facts, recalled, jobs, profile] = await Promise.all([
-    retrieve(searching, { namespace: session.namespace, query: effectiveQuery, k: context.factCandidates, kinds: ['fact'], day, skipped }),
-    retrieve(searching, { namespace: session.namespace, query: effectiveQuery, k: context.recallCandidates, kinds: ['turn', 'summary'], exclude: shown, day, skipped }),
+    retrieve(searching, { namespace: session.namespace, query: parsed, k: context.factCandidates, kinds: ['fact'], skipped }),
+    retrieve(searching, { namespace: session.namespace, query: parsed, k: context.recallCandidates, kinds: ['turn', 'summary'], exclude: shown, skipped }),
     deps.queue.pending(session.id),
     // the newest current profile facts: enough for every profile line after the query's own facts are left out
     deps.store.facts({ namespace: session.namespace, predicateKinds: [...PROFILE_PREDICATE_KINDS], last: PROFILE_CANDIDATES + context.factCandidates }),
@@ -119,7 +120,7 @@ export async function buildContext(deps: MemoryDeps, session: Session, options: 
   const recall = dedupeRecall(await withNeighbours(deps, recalled.filter(isNotSynopsis), shown));
   const factPick = pickFacts(facts, recall.kept);
   const split = adaptShares(context.shares, {
-    queryTerms: analyzeText(effectiveQuery),
+    queryTerms: parsed.terms,
     // who said it counts, the dates a turn is indexed under do not (and would cost a date parse per turn)
     recentTerms: view.uncovered.slice(-ADAPT_RECENT).map((m) => termsOf(spokenText(m))),
     recallTerms: recall.kept.slice(0, ADAPT_RECALLED).map((hit) => termsOf(hit.kind === 'turn' ? spokenText(hit.record) : hit.text)),

@@ -6,27 +6,27 @@ import { fuseRankings } from '../../engine/retrieval/fuse-rankings.js';
 import { spreadTurnScores } from '../../engine/retrieval/spread-turn-scores.js';
 import { analyzeText } from '../../lexical/analyze.js';
 import { properNouns } from '../../engine/retrieval/proper-nouns.js';
-import { isAboutDay, queryDayOf, type QueryDay } from '../../engine/retrieval/query-day.js';
+import { parseQuery, type ParsedQuery } from '../../engine/retrieval/parsed-query.js';
+import { isAboutDay, type QueryDay } from '../../engine/retrieval/query-day.js';
 import type { LexicalHit, LexicalKind } from '../../ports/lexical-index.js';
 import type { MemoryDeps } from '../deps.js';
 import { readableOnly, unreadableReason, type SkippedRecord } from './readable.js';
 
 export interface RetrieveRequest {
   namespace: string;
-  query: string;
+  /** The question, parsed once ({@link parsedQueryFor}) for every channel and every retrieval of it. */
+  query: ParsedQuery;
   k: number;
   kinds: LexicalKind[];
   /** Ids to leave out (already shown elsewhere in a context). */
   exclude?: ReadonlySet<string>;
-  /** The day the query names, if any ({@link queryDayFor}): resolved once for several retrievals of one query. */
-  day: QueryDay | null;
   /** Receives the records left out because they cannot be read ({@link readableOnly}). */
   skipped?: SkippedRecord[];
 }
 
-/** The day a query names, if time-aware ranking is on: resolve once for several retrievals of one query. */
-export function queryDayFor(deps: MemoryDeps, query: string): QueryDay | null {
-  return (deps.policy.context.timeAware ? queryDayOf(query, deps.clock.now()) : undefined) ?? null;
+/** The question parsed once, with the memory's clock and policy (the day only when time-aware ranking is on). */
+export function parsedQueryFor(deps: MemoryDeps, text: string): ParsedQuery {
+  return parseQuery(text, { now: deps.clock.now(), timeAware: deps.policy.context.timeAware });
 }
 
 /** A hit with the record it points at, so callers can render it. */
@@ -45,10 +45,9 @@ export type Retrieved = (SearchHit & { kind: 'turn'; record: StoredMessage }) | 
  */
 export async function retrieve(deps: MemoryDeps, request: RetrieveRequest): Promise<Retrieved[]> {
   const { namespace, query, k, kinds } = request;
-  if (!query.trim() || k <= 0) return [];
+  if (!query.text.trim() || k <= 0) return [];
   const depth = Math.max(k * 3, 30);
-  const { day } = request;
-  const text = day === null ? query : `${query} ${day.key}`;
+  const { day, searchText: text } = query;
   const vectorWeight = deps.policy.context.vectorWeight ?? 0;
   const [direct, vector, objects, viaFacts] = await Promise.all([
     deps.lexical.search({ namespace, text, kinds, k: depth }),
@@ -130,7 +129,7 @@ const SPREAD_MIN_SHARE = 0.35;
  * neighbours, best first (summaries and facts keep their BM25 score; turn hits too weak to
  * spread come last, in lexical order).
  */
-async function withTurnContext(deps: MemoryDeps, lexical: readonly LexicalHit[], hydrated: Map<string, Retrieved>, query: string): Promise<string[]> {
+async function withTurnContext(deps: MemoryDeps, lexical: readonly LexicalHit[], hydrated: Map<string, Retrieved>, query: ParsedQuery): Promise<string[]> {
   const { neighbourShare, speakerBoost } = deps.policy.context;
   const turnHits = lexical.filter((h) => h.kind === 'turn');
   if (turnHits.length === 0 || (neighbourShare <= 0 && speakerBoost <= 0)) return lexical.map((h) => h.id);
@@ -153,8 +152,7 @@ async function withTurnContext(deps: MemoryDeps, lexical: readonly LexicalHit[],
     }
   }
   const scores = new Map(spreaders.map((h) => [h.id, h.score]));
-  const queryWords = new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
-  const spread = spreadTurnScores([...placed.values()], scores, { neighbourShare, speakerBoost, queryWords });
+  const spread = spreadTurnScores([...placed.values()], scores, { neighbourShare, speakerBoost, queryWords: query.words });
   const others = lexical.filter((h) => h.kind !== 'turn');
   const ranked = [...spread, ...others].sort((a, b) => b.score - a.score).map((h) => h.id);
   // weak hits come after every neighbour of a strong one: measured, a neighbour is the better bet
@@ -179,7 +177,7 @@ function nameExpansion(deps: MemoryDeps, request: RetrieveRequest, lexical: read
     .slice(0, SPEAKER_SAMPLE)
     .map((hit) => hit.id);
   if (ids.length === 0) return [];
-  const asked = new Set(analyzeText(request.query));
+  const asked = new Set(request.query.terms);
   // hydrated holds the namespace's turns among them (a turn that is gone is not there)
   const turns = ids.flatMap((id) => {
     const hit = hydrated.get(id);
@@ -205,9 +203,9 @@ const EXPANSION_FACTS = 3;
  */
 async function factExpansion(deps: MemoryDeps, request: RetrieveRequest): Promise<string[]> {
   if (!deps.policy.context.expandWithFacts || !request.kinds.some((kind) => kind !== 'fact')) return [];
-  const hits = await deps.lexical.search({ namespace: request.namespace, text: request.query, kinds: ['fact'], k: EXPANSION_FACTS });
+  const hits = await deps.lexical.search({ namespace: request.namespace, text: request.query.text, kinds: ['fact'], k: EXPANSION_FACTS });
   if (hits.length === 0) return [];
-  const asked = new Set(analyzeText(request.query));
+  const asked = new Set(request.query.terms);
   const facts = await deps.store.facts({ ids: hits.map((h) => h.id) });
   return facts.filter((f) => f.namespace === request.namespace && analyzeText(f.predicate).some((term) => asked.has(term))).map((f) => f.object);
 }
