@@ -1,6 +1,6 @@
 import type { Fact } from '../../domain/derived.js';
 import type { ExtractedFact } from '../../domain/jobs.js';
-import { analyzeText } from '../../lexical/analyze.js';
+import { isNearDuplicate } from '../../lexical/near-duplicate.js';
 import { stableId } from '../ids.js';
 
 /** A fact's slot: facts of one slot supersede each other; other slots are never touched. */
@@ -13,14 +13,9 @@ export function normalizeSlotPart(value: string): string {
   return value.trim().toLowerCase().replace(/\s+/g, ' ');
 }
 
-/** Exact or near duplicate objects: same words after the lexical rules (Jaccard >= 0.8). */
+/** Exact or near duplicate objects: same words after the lexical rules (Jaccard >= 0.8, {@link isNearDuplicate}). */
 export function isSameObject(a: string, b: string): boolean {
-  if (normalizeSlotPart(a) === normalizeSlotPart(b)) return true;
-  const ta = new Set(analyzeText(a));
-  const tb = new Set(analyzeText(b));
-  if (ta.size === 0 || tb.size === 0) return false;
-  const shared = [...ta].filter((t) => tb.has(t)).length;
-  return shared / (ta.size + tb.size - shared) >= 0.8;
+  return normalizeSlotPart(a) === normalizeSlotPart(b) || isNearDuplicate(a, b);
 }
 
 export interface Reconciliation {

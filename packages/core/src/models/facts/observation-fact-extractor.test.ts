@@ -240,6 +240,22 @@ describe('ObservationFactExtractor through the memory API', () => {
     });
   });
 
+  it('merges an observation that says what an earlier one said, near enough, into it, keeping the sources of both', async () => {
+    await inChat('priya', 'Priya', async (say, memory) => {
+      await say('I adopted a greyhound named Biscuit from the local shelter.');
+      await memory.flush();
+      await say('Oh, and I adopted a greyhound named Biscuit from the shelter.');
+      await say('I repaired an old sailboat with my uncle.');
+      await memory.flush();
+      const observations = (await memory.facts.list({ namespace: 'priya' })).filter((fact) => fact.predicate.startsWith('observation:'));
+      const biscuit = observations.filter((fact) => fact.text.includes('Biscuit'));
+      expect(biscuit.map((fact) => fact.text)).toEqual(['Priya adopted a greyhound named Biscuit from the local shelter.']);
+      expect(biscuit[0]?.sourceMessageIds).toHaveLength(2);
+      // a different statement keeps a slot of its own
+      expect(observations.map((fact) => fact.text)).toContain("Priya repaired an old sailboat with Priya's uncle.");
+    });
+  });
+
   it('lets a new job supersede the old one, keeps other observations current, and merges a repeated one', async () => {
     await inChat('priya', 'Priya', async (say, memory) => {
       await say('I work as a glassblower.');

@@ -8,11 +8,12 @@ import { setImmediate as nextMacrotask } from 'node:timers/promises';
  * enough; compromise tags a few more verbs right, wink-nlp's misses are caught by reading
  * the word after "I" by position and lemma rather than by tag.
  */
-import type { ExtractedFact, TranscriptTurn } from '../../domain/jobs.js';
+import type { ExtractedFact, KnownFact, TranscriptTurn } from '../../domain/jobs.js';
 import { analyzeText } from '../../lexical/analyze.js';
+import { areNearDuplicateTerms, termSet } from '../../lexical/near-duplicate.js';
 import type { ExtractInput, FactExtractor } from '../../ports/models.js';
 import { HeuristicFactExtractor } from './heuristic-fact-extractor.js';
-import { observationDraftOf, opinionRetellingsOf, type ObservationDraft, type TurnSurroundings } from './observation-facts.js';
+import { OBSERVATION, observationDraftOf, opinionRetellingsOf, type ObservationDraft, type TurnSurroundings } from './observation-facts.js';
 import { parseSentences } from './parse-sentences.js';
 import { companionOf } from './third-person.js';
 import { speakerOf, userNameIn } from './speaker-of.js';
@@ -114,6 +115,25 @@ function withOpinionRetold(fact: ExtractedFact, turns: readonly TranscriptTurn[]
 }
 
 /**
+ * Observations that say what a known observation of the same speaker says (or an earlier one
+ * of the batch), near enough ({@link areNearDuplicateTerms}: 80 % of their terms), take its
+ * slot, where the fact reconciliation merges them into one fact with the sources of both. Their
+ * key terms differ by a word or two ("the shelter", "the local shelter"), so each would
+ * otherwise have a slot, and a reader two facts, of its own.
+ */
+function intoNearDuplicateSlots(observations: readonly ExtractedFact[], known: readonly KnownFact[]): ExtractedFact[] {
+  const slots = known.filter((fact) => fact.predicate.startsWith(OBSERVATION)).map((fact) => ({ subject: fact.subject.toLowerCase(), predicate: fact.predicate, terms: termSet(fact.object) }));
+  return observations.map((fact) => {
+    const terms = termSet(fact.object);
+    const subject = fact.subject.toLowerCase();
+    const same = slots.find((slot) => slot.subject === subject && areNearDuplicateTerms(slot.terms, terms));
+    if (same !== undefined) return same.predicate === fact.predicate ? fact : { ...fact, predicate: same.predicate };
+    slots.push({ subject, predicate: fact.predicate, terms });
+    return fact;
+  });
+}
+
+/**
  * Offline fact extractor for real dialogue: what each speaker says about themselves and
  * their world, retold as a short third-person statement naming them ("I went to a pottery
  * class yesterday" by Ana -> "Ana went to a pottery class on 7 May 2023."), each in a slot of
@@ -141,7 +161,8 @@ export class ObservationFactExtractor implements FactExtractor {
     const facts = slotFacts.map((fact) => withOpinionRetold(fact, input.turns, voices));
     // the observations on a turn of the event loop of their own (see the slot extractor's slices)
     await nextMacrotask();
-    facts.push(...(await observationDraftsOf(input.turns, voices)).filter((draft) => informativenessOf(draft) >= BAR).map((draft) => draft.fact));
+    const observations = (await observationDraftsOf(input.turns, voices)).filter((draft) => informativenessOf(draft) >= BAR).map((draft) => draft.fact);
+    facts.push(...intoNearDuplicateSlots(observations, input.knownFacts));
     return facts;
   }
 }

@@ -96,7 +96,8 @@ export function observationPredicate(text: string, ...speaker: string[]): string
   return `${OBSERVATION}${terms.join(' ')}`;
 }
 
-const OBSERVATION = 'observation:';
+/** Slots whose predicate starts so hold one statement each (see observationPredicate). */
+export const OBSERVATION = 'observation:';
 
 /**
  * A fact's slot as a person reads it. An observation's predicate keeps its statement's key
