@@ -13,7 +13,7 @@ export function normalizeSlotPart(value: string): string {
   return value.trim().toLowerCase().replace(/\s+/g, ' ');
 }
 
-/** Exact or near duplicate objects: same words after the lexical rules (Jaccard >= 0.8, {@link isNearDuplicate}). */
+/** Exact or near duplicate objects: same words after the lexical rules (Jaccard >= 0.8, as lexical/near-duplicate.ts measures it). */
 export function isSameObject(a: string, b: string): boolean {
   return normalizeSlotPart(a) === normalizeSlotPart(b) || isNearDuplicate(a, b);
 }

@@ -2,6 +2,7 @@ import type WinkNLP from 'wink-nlp';
 import type { ItemSentence, ItsFunction, Model, WinkMethods } from 'wink-nlp';
 import { loadOnFirstUse } from '../../shared/load-on-first-use.js';
 import { yieldToTimersAndIo } from '../../shared/time-slices.js';
+import { englishModelInSlices } from './tagger-model.js';
 
 const winkNLP = loadOnFirstUse<typeof WinkNLP>('wink-nlp');
 const englishModel = loadOnFirstUse<Model>('wink-eng-lite-web-model');
@@ -34,19 +35,29 @@ function loadParser(): WinkMethods {
 /**
  * Loads the tagger and its model ahead of a derivation with `import()`, spread over turns of the
  * event loop instead of one `require` that held it for about 300 ms: wink-nlp, then its model
- * (reading its JSON, about 30 ms), then the tagger's build (wink-nlp's one synchronous call,
- * about 65 ms), each with timers and I/O run between them, and the caller goes on after that.
- * Calls after the first return at once.
+ * (reading its JSON, about 30 ms), then the model's core in slices (see tagger-model.ts: one
+ * synchronous call of about 70 ms in the package), then the tagger (about 14 ms), each with
+ * timers and I/O run between them, and the caller goes on after that. Calls after the first
+ * return at once.
  */
-export async function preloadSentenceParser(): Promise<void> {
-  if (parser !== undefined) return;
-  await winkNLP.preload();
-  await yieldToTimersAndIo();
-  await englishModel.preload();
-  await yieldToTimersAndIo();
-  loadParser();
-  await yieldToTimersAndIo();
+export function preloadSentenceParser(): Promise<void> {
+  if (parser !== undefined) return Promise.resolve();
+  preloading ??= (async () => {
+    await winkNLP.preload();
+    await yieldToTimersAndIo();
+    await englishModel.preload();
+    await yieldToTimersAndIo();
+    try {
+      const model = await englishModelInSlices(englishModel());
+      parser ??= winkNLP()(model, PIPE);
+    } catch {
+      // the first use builds the tagger the package's way, and reports what is wrong
+    }
+    await yieldToTimersAndIo();
+  })();
+  return preloading;
 }
+let preloading: Promise<void> | undefined;
 
 /**
  * Splits text into sentences of part-of-speech tagged tokens with wink-nlp (English lite
