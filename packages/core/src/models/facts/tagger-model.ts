@@ -9,7 +9,7 @@ import { yieldToTimersAndIo } from '../../shared/time-slices.js';
  * a hash of 87k lexemes; about 70 ms), which with the in-process queue held the app's event
  * loop for that long. The steps here are the package's own, in the same order, split so that
  * no slice takes more than a few milliseconds; the tagger made from it tags exactly as the
- * stock one does (parse-sentences.test.ts compares them).
+ * stock one does (tagger-model.test.ts compares them).
  */
 
 const require = createRequire(import.meta.url);
