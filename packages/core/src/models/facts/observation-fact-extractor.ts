@@ -14,7 +14,7 @@ import { areNearDuplicateTerms, termSet } from '../../lexical/near-duplicate.js'
 import type { ExtractInput, FactExtractor } from '../../ports/models.js';
 import { HeuristicFactExtractor } from './heuristic-fact-extractor.js';
 import { OBSERVATION, observationDraftOf, opinionRetellingsOf, type ObservationDraft, type TurnSurroundings } from './observation-facts.js';
-import { parseSentences } from './parse-sentences.js';
+import { type ParsedSentence, parseSentences } from './parse-sentences.js';
 import { companionOf } from './third-person.js';
 import { speakerOf, userNameIn } from './speaker-of.js';
 import { EXTRACTION_SLICE_MS, timeSlices } from '../../shared/time-slices.js';
@@ -43,9 +43,11 @@ function listenersOf(turns: readonly TranscriptTurn[]): (speaker: string) => str
 /** Curly apostrophes as straight ones, as the patterns and the tagger read them. */
 const plainQuotes = (text: string): string => text.replace(/[’‘]/g, "'");
 
-/** How each turn of a batch is retold: who "you" is, the unnamed user's name, and who "we" takes in. */
+/** How each turn of a batch is retold: who "you" is, the unnamed user's name, and who "we" takes in; and each turn as the tagger read it, once. */
 export interface BatchVoices {
   surroundingsOf(turn: TranscriptTurn, speaker: string): Omit<TurnSurroundings, 'echoed'>;
+  /** The turn's sentences, tagged (straight apostrophes), read once for the batch. */
+  sentencesOf(turn: TranscriptTurn): readonly ParsedSentence[];
 }
 
 /**
@@ -58,17 +60,26 @@ export async function voicesOf(turns: readonly TranscriptTurn[], userName?: stri
   const nameOf = (speaker: string): string => (speaker === 'user' ? (userName ?? 'User') : speaker);
   const companions = new Map<string, string>();
   const previous = new Map<string, string | undefined>();
+  const parsed = new Map<string, readonly ParsedSentence[]>();
+  const sentencesOf = (turn: TranscriptTurn): readonly ParsedSentence[] => {
+    const known = parsed.get(turn.id);
+    if (known !== undefined) return known;
+    const sentences = parseSentences(plainQuotes(turn.content));
+    parsed.set(turn.id, sentences);
+    return sentences;
+  };
   const pause = timeSlices(EXTRACTION_SLICE_MS);
   for (const turn of turns) {
     const speaker = speakerOf(turn);
     if (speaker === undefined) continue;
     await pause();
-    const own = companionOf(parseSentences(plainQuotes(turn.content)), nameOf(speaker), listenerOf(speaker));
+    const own = companionOf(sentencesOf(turn), nameOf(speaker), listenerOf(speaker));
     const companion = own ?? previous.get(speaker);
     previous.set(speaker, own);
     if (companion !== undefined) companions.set(turn.id, companion);
   }
   return {
+    sentencesOf,
     surroundingsOf: (turn, speaker) => {
       const listener = listenerOf(speaker);
       const companion = companions.get(turn.id);
@@ -97,7 +108,7 @@ export async function observationDraftsOf(turns: readonly TranscriptTurn[], voic
     const speaker = speakerOf(turn);
     // Echoing the other person's last turn is answering them; saying a thing again is not.
     const echoed = previous.speaker === speaker ? new Set<string>() : previous.terms;
-    const draft = speaker === undefined ? undefined : observationDraftOf({ ...turn, content }, speaker, { ...told.surroundingsOf(turn, speaker), echoed });
+    const draft = speaker === undefined ? undefined : observationDraftOf({ ...turn, content }, speaker, { ...told.surroundingsOf(turn, speaker), echoed }, told.sentencesOf(turn));
     if (draft !== undefined) drafts.push(draft);
     previous = { speaker, terms: new Set(analyzeText(content)) };
   }
@@ -110,7 +121,7 @@ function withOpinionRetold(fact: ExtractedFact, turns: readonly TranscriptTurn[]
   const turn = turns.find((candidate) => candidate.id === fact.sourceMessageIds[0]);
   const speaker = turn === undefined ? undefined : speakerOf(turn);
   if (turn === undefined || speaker === undefined || fact.subject !== speaker.toLowerCase()) return fact;
-  const text = opinionRetellingsOf({ ...turn, content: plainQuotes(turn.content) }, speaker, voices.surroundingsOf(turn, speaker)).get(fact.object);
+  const text = opinionRetellingsOf({ ...turn, content: plainQuotes(turn.content) }, speaker, voices.surroundingsOf(turn, speaker), voices.sentencesOf(turn)).get(fact.object);
   return text === undefined ? fact : { ...fact, text };
 }
 

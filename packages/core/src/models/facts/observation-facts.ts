@@ -186,8 +186,7 @@ function shareRepeated(terms: readonly string[], previous: ReadonlySet<string>):
  * hypotheticals and remarks only about the other person yield nothing; "you" is retold as
  * the listener when known.
  */
-export function observationDraftOf(turn: TranscriptTurn, speaker: string, around: TurnSurroundings): ObservationDraft | undefined {
-  const all = parseSentences(turn.content);
+export function observationDraftOf(turn: TranscriptTurn, speaker: string, around: TurnSurroundings, all: readonly ParsedSentence[] = parseSentences(turn.content)): ObservationDraft | undefined {
   const { kept, anchors } = keptSentences(all, turn.createdAt, around.listener !== undefined);
   if (kept.length === 0) return undefined;
   const teller = tellerOf(speaker, around, all);
@@ -213,9 +212,13 @@ export function observationDraftOf(turn: TranscriptTurn, speaker: string, around
  * opinion (see keptSentences), so it keeps the sentence's details too. A sentence that fills
  * any other slot is not retold.
  */
-export function opinionRetellingsOf(turn: TranscriptTurn, speaker: string, around: Omit<TurnSurroundings, 'echoed'> = {}): Map<string, string> {
+export function opinionRetellingsOf(
+  turn: TranscriptTurn,
+  speaker: string,
+  around: Omit<TurnSurroundings, 'echoed'> = {},
+  all: readonly ParsedSentence[] = parseSentences(turn.content),
+): Map<string, string> {
   const out = new Map<string, string>();
-  const all = parseSentences(turn.content);
   const teller = tellerOf(speaker, around, all);
   for (const sentence of all) {
     const drafts = slotDraftsOf(sentence.text, turn.createdAt);
