@@ -70,10 +70,11 @@ export async function relatedFacts(deps: MemoryDeps, namespace: string, turns: T
     .join(' ')
     .slice(0, 400);
   if (!text.trim()) return [];
+  const isUnnamed = turns.some((t) => t.role === 'user' && !t.name?.trim());
   const [hits, named] = await Promise.all([
     deps.lexical.search({ namespace, text, kinds: ['fact'], k: 20 }),
-    // the unnamed user's current name, so that what they say is retold by it (one slot: one row)
-    deps.store.facts({ namespace, subject: 'user', predicate: 'name', last: 1 }),
+    // an unnamed user's current name, so that what they say is retold by it (one slot: one row); named speakers need none
+    isUnnamed ? deps.store.facts({ namespace, subject: 'user', predicate: 'name', last: 1 }) : [],
   ]);
   const facts = hits.length ? await deps.store.facts({ namespace, ids: hits.map((h) => h.id) }) : [];
   const found = new Set(facts.map((f) => f.id));
