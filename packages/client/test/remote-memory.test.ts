@@ -140,6 +140,8 @@ describe('createRemoteMemory: the in-process answers over HTTP', () => {
       { role: 'user', content: 'I live in Lisbon.', createdAt: Date.UTC(2026, 0, 5) },
       { role: 'assistant', content: 'Noted.', createdAt: Date.UTC(2026, 0, 5, 0, 1) },
     ]);
+    // settled first: a fact derived between the two reads would make them differ
+    await f.remote.flush();
     for (const format of ['jsonl', 'markdown', 'text'] as const) expect(await f.remote.export(session.id, { format })).toBe(await f.local.export(session.id, { format }));
     const json = await f.remote.export(session.id, { format: 'json' });
     expect(JSON.parse(json).sessions[0].session.id).toBe(session.id);
