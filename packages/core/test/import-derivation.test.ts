@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemory } from '../src/create-memory.js';
-import type { JobFilter } from '../src/index.js';
+import type { JobFilter, WriteBatch } from '../src/index.js';
 import { steppingClock } from './helpers.js';
 
 const HISTORY = Array.from({ length: 60 }, (_, i) => ({
@@ -117,5 +117,47 @@ describe('closing after an import', () => {
     await closing;
     // close waited for the running planning, and dropped the other two sessions' (it planned all three before)
     expect(planning).toBe(1);
+  });
+});
+
+describe('writing an imported bundle', () => {
+  it('writes one step of each kind for the whole bundle, every session before its records, all in one write', async () => {
+    const source = await createMemory({ clock: steppingClock() });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const session = await source.sessions.create({ namespace: 'ns' });
+      await source.append(session.id, HISTORY.slice(0, 30));
+      ids.push(session.id);
+    }
+    await source.flush();
+    const parts: LooseBundle[] = [];
+    for (const id of ids) parts.push(JSON.parse(await source.export(id, { format: 'json' })) as LooseBundle);
+    await source.close();
+    const bundle = { ...(parts[0] as LooseBundle), sessions: parts.flatMap((b) => b.sessions) };
+    const { createInMemorySessionStore } = await import('../src/adapters/in-memory/in-memory-session-store.js');
+    const inner = await createInMemorySessionStore();
+    const writes: WriteBatch[] = [];
+    const store = new Proxy(inner, {
+      get(target, key, receiver) {
+        if (key !== 'write') return Reflect.get(target, key, receiver);
+        return (batch: WriteBatch) => {
+          writes.push(batch);
+          return target.write(batch);
+        };
+      },
+    });
+    const target = await createMemory({ store, clock: steppingClock() });
+    const report = await target.import(bundle);
+    expect(report).toMatchObject({ sessions: 3, messages: 90 });
+    expect(report.summaries).toBeGreaterThan(0);
+    const [written] = writes;
+    expect(written?.ops.map((op) => op.type)).toEqual(['putSession', 'putSession', 'putSession', 'insertMessages', 'putSummaries', 'recordJobs', 'putFacts']);
+    const step = <T extends WriteBatch['ops'][number]['type']>(type: T) => written?.ops.find((op) => op.type === type) as Extract<WriteBatch['ops'][number], { type: T }>;
+    expect(new Set(step('insertMessages').messages.map((m) => m.sessionId))).toEqual(new Set(report.sessionIds));
+    expect(step('insertMessages').messages).toHaveLength(90);
+    expect(new Set(step('recordJobs').jobs.map((j) => j.sessionId))).toEqual(new Set(report.sessionIds));
+    // and what was written reads back as in the source
+    for (const id of report.sessionIds) expect(await target.messages(id)).toHaveLength(30);
+    await target.close();
   });
 });

@@ -26,7 +26,16 @@ export async function applyBatch(tx: Transaction, batch: WriteBatch): Promise<Wr
   }
   await lockSlotsAndSessions(tx, batch.ops);
   const messages: StoredMessage[] = [];
-  for (const op of batch.ops) messages.push(...(await applyOp(tx, op)));
+  for (let i = 0; i < batch.ops.length; i++) {
+    const run = sessionRun(batch.ops, i);
+    if (run.length > 1) {
+      // an import's sessions: one statement, not a round trip each
+      await putSessions(tx, run);
+      i += run.length - 1;
+      continue;
+    }
+    messages.push(...(await applyOp(tx, batch.ops[i] as StoreOp)));
+  }
   await assertIntegrity(tx, batch.ops);
   return { applied: true, messages };
 }
@@ -55,28 +64,63 @@ async function applyOp(tx: Transaction, op: StoreOp): Promise<StoredMessage[]> {
   }
 }
 
+/**
+ * The sessions of the `putSession` steps that start at `start` and follow one another, while
+ * their ids differ (one upsert statement cannot touch a row twice; a repeated id is put by a
+ * statement of its own, in order).
+ */
+function sessionRun(ops: readonly StoreOp[], start: number): Session[] {
+  const run: Session[] = [];
+  const ids = new Set<string>();
+  for (let i = start; i < ops.length; i++) {
+    const op = ops[i] as StoreOp;
+    if (op.type !== 'putSession' || ids.has(op.session.id)) break;
+    ids.add(op.session.id);
+    run.push(op.session);
+  }
+  return run;
+}
+
 async function putSession(tx: Queryable, session: Session): Promise<void> {
+  await putSessions(tx, [session]);
+}
+
+/** Inserts or replaces sessions by id (distinct ids) in one statement; a stored `last_seq` never goes down. */
+async function putSessions(tx: Queryable, sessions: readonly Session[]): Promise<void> {
   await tx.query(
-    `INSERT INTO sessions (id, namespace, title, metadata, created_at, updated_at, last_seq) VALUES ($1, $2, $3, $4, $5, $6, $7)
+    `INSERT INTO sessions (id, namespace, title, metadata, created_at, updated_at, last_seq)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[])
      ON CONFLICT (id) DO UPDATE SET namespace = excluded.namespace, title = excluded.title, metadata = excluded.metadata,
        created_at = excluded.created_at, updated_at = excluded.updated_at, last_seq = greatest(sessions.last_seq, excluded.last_seq)`,
-    [session.id, session.namespace, storedOptional(session.title), toJson(session.metadata ?? {}, 'session metadata'), session.createdAt, session.updatedAt, session.lastSeq],
+    [
+      sessions.map((s) => s.id),
+      sessions.map((s) => s.namespace),
+      sessions.map((s) => storedOptional(s.title)),
+      sessions.map((s) => toJson(s.metadata ?? {}, 'session metadata')),
+      sessions.map((s) => s.createdAt),
+      sessions.map((s) => s.updatedAt),
+      sessions.map((s) => s.lastSeq),
+    ],
   );
 }
 
-/** The ledger records when a job was first applied; recording it again changes nothing. */
+/** The ledger records when a job was first applied; recording it again changes nothing (one statement for the step). */
 async function recordJobs(tx: Queryable, jobs: readonly JobRecord[]): Promise<void> {
-  for (const job of jobs) {
-    await tx.query('INSERT INTO jobs (key, type, session_id, from_seq, to_seq, applied_at, usage) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb) ON CONFLICT (key) DO NOTHING', [
-      job.key,
-      job.type,
-      job.sessionId,
-      job.fromSeq,
-      job.toSeq,
-      job.appliedAt,
-      storedUsage(job.usage),
-    ]);
-  }
+  if (jobs.length === 0) return;
+  await tx.query(
+    `INSERT INTO jobs (key, type, session_id, from_seq, to_seq, applied_at, usage)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::jsonb[])
+     ON CONFLICT (key) DO NOTHING`,
+    [
+      jobs.map((j) => j.key),
+      jobs.map((j) => j.type),
+      jobs.map((j) => j.sessionId),
+      jobs.map((j) => j.fromSeq),
+      jobs.map((j) => j.toSeq),
+      jobs.map((j) => j.appliedAt),
+      jobs.map((j) => storedUsage(j.usage)),
+    ],
+  );
 }
 
 /**

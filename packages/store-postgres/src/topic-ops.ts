@@ -13,70 +13,99 @@ import { Conditions, countOf } from './sql-conditions.js';
 const TOPIC_COLUMNS = 'id, session_id, namespace, title, importance, access_count, last_active_at, created_at, centroid, vector_count, cold_since';
 const LINK_COLUMNS = 'message_id, session_id, namespace, seq, role, parent_id, topic_id';
 
+/** One topic step, in a few statements whatever its size (an import's topics and links are thousands of rows). */
 export async function applyTopicOp(tx: Queryable, op: TopicOp): Promise<void> {
   switch (op.type) {
     case 'putTopics':
-      for (const topic of op.topics) await putTopic(tx, topic);
-      return;
+      return putTopics(tx, op.topics);
     case 'putLinks':
-      for (const link of op.links) await putLink(tx, link);
+      return putLinks(tx, op.links);
+    case 'compress': {
+      if (op.messageIds.length === 0) return;
+      // rows locked in id order, as every write of these rows locks them
+      const rows = await tx.query<{ id: string; content: string }>('SELECT id, content FROM messages WHERE id = ANY($1::text[]) AND content_z IS NULL ORDER BY id FOR UPDATE', [
+        [...new Set(op.messageIds)],
+      ]);
+      if (rows.length === 0) return;
+      const texts = rows.map((row) => readText(row.content));
+      await tx.query("UPDATE messages m SET content = '', content_z = c.z, text_bytes = c.bytes FROM unnest($1::text[], $2::bytea[], $3::int[]) AS c (id, z, bytes) WHERE m.id = c.id", [
+        rows.map((row) => row.id),
+        texts.map((text) => Buffer.from(compressText(text))),
+        texts.map((text) => Buffer.byteLength(text)),
+      ]);
       return;
-    case 'compress':
-      for (const id of op.messageIds) {
-        const row = (await tx.query<{ content: string }>('SELECT content FROM messages WHERE id = $1 AND content_z IS NULL FOR UPDATE', [id]))[0];
-        if (row !== undefined) {
-          await tx.query("UPDATE messages SET content = '', content_z = $2, text_bytes = $3 WHERE id = $1", [
-            id,
-            Buffer.from(compressText(readText(row.content))),
-            Buffer.byteLength(readText(row.content)),
-          ]);
-        }
-      }
+    }
+    case 'restore': {
+      if (op.messageIds.length === 0) return;
+      const rows = await tx.query<{ id: string; content_z: Buffer }>('SELECT id, content_z FROM messages WHERE id = ANY($1::text[]) AND content_z IS NOT NULL ORDER BY id FOR UPDATE', [
+        [...new Set(op.messageIds)],
+      ]);
+      if (rows.length === 0) return;
+      await tx.query('UPDATE messages m SET content = c.content, content_z = NULL, text_bytes = NULL FROM unnest($1::text[], $2::text[]) AS c (id, content) WHERE m.id = c.id', [
+        rows.map((row) => row.id),
+        rows.map((row) => storedText(restoreText(row.content_z))),
+      ]);
       return;
-    case 'restore':
-      for (const id of op.messageIds) {
-        const row = (await tx.query<{ content_z: Buffer }>('SELECT content_z FROM messages WHERE id = $1 AND content_z IS NOT NULL FOR UPDATE', [id]))[0];
-        if (row !== undefined) await tx.query('UPDATE messages SET content = $2, content_z = NULL, text_bytes = NULL WHERE id = $1', [id, storedText(restoreText(row.content_z))]);
-      }
-      return;
+    }
     case 'deleteTopics':
       if (op.ids.length > 0) await tx.query('DELETE FROM topics WHERE id = ANY($1::text[])', [op.ids]);
       return;
   }
 }
 
-async function putTopic(tx: Queryable, topic: Topic): Promise<void> {
-  if ((await tx.query('SELECT 1 FROM sessions WHERE id = $1', [topic.sessionId])).length === 0) {
-    throw missing(`session "${topic.sessionId}" of topic "${topic.id}"`, 'Create the session before its topics.');
-  }
+/** Of records given more than once by key, the last: putting them one after another leaves that one. */
+function lastOfEach<T>(records: readonly T[], key: (record: T) => string): T[] {
+  return [...new Map(records.map((record) => [key(record), record])).values()];
+}
+
+async function putTopics(tx: Queryable, topics: readonly Topic[]): Promise<void> {
+  if (topics.length === 0) return;
+  const known = new Set((await tx.query<{ id: string }>('SELECT id FROM sessions WHERE id = ANY($1::text[])', [[...new Set(topics.map((t) => t.sessionId))]])).map((row) => row.id));
+  const orphan = topics.find((topic) => !known.has(topic.sessionId));
+  if (orphan !== undefined) throw missing(`session "${orphan.sessionId}" of topic "${orphan.id}"`, 'Create the session before its topics.');
+  const latest = lastOfEach(topics, (topic) => topic.id);
   await tx.query(
-    `INSERT INTO topics (${TOPIC_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+    `INSERT INTO topics (${TOPIC_COLUMNS})
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::float8[], $6::int[], $7::bigint[], $8::bigint[], $9::bytea[], $10::int[], $11::bigint[])
      ON CONFLICT (id) DO UPDATE SET session_id = excluded.session_id, namespace = excluded.namespace, title = excluded.title, importance = excluded.importance,
        access_count = excluded.access_count, last_active_at = excluded.last_active_at, created_at = excluded.created_at, centroid = excluded.centroid,
        vector_count = excluded.vector_count, cold_since = excluded.cold_since`,
     [
-      topic.id,
-      topic.sessionId,
-      topic.namespace,
-      storedText(topic.title),
-      topic.importance,
-      topic.accessCount,
-      topic.lastActiveAt,
-      topic.createdAt,
-      centroidBytes(topic),
-      topic.vectorCount,
-      topic.coldSince ?? null,
+      latest.map((t) => t.id),
+      latest.map((t) => t.sessionId),
+      latest.map((t) => t.namespace),
+      latest.map((t) => storedText(t.title)),
+      latest.map((t) => t.importance),
+      latest.map((t) => t.accessCount),
+      latest.map((t) => t.lastActiveAt),
+      latest.map((t) => t.createdAt),
+      latest.map((t) => centroidBytes(t)),
+      latest.map((t) => t.vectorCount),
+      latest.map((t) => t.coldSince ?? null),
     ],
   );
 }
 
-async function putLink(tx: Queryable, link: TurnLink): Promise<void> {
-  if ((await tx.query('SELECT 1 FROM messages WHERE id = $1', [link.messageId])).length === 0) throw missing(`message "${link.messageId}"`, 'Link only stored messages.');
+async function putLinks(tx: Queryable, links: readonly TurnLink[]): Promise<void> {
+  if (links.length === 0) return;
+  const known = new Set((await tx.query<{ id: string }>('SELECT id FROM messages WHERE id = ANY($1::text[])', [[...new Set(links.map((l) => l.messageId))]])).map((row) => row.id));
+  const unknown = links.find((link) => !known.has(link.messageId));
+  if (unknown !== undefined) throw missing(`message "${unknown.messageId}"`, 'Link only stored messages.');
+  const latest = lastOfEach(links, (link) => link.messageId);
   await tx.query(
-    `INSERT INTO turn_links (${LINK_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)
+    `INSERT INTO turn_links (${LINK_COLUMNS})
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[])
      ON CONFLICT (message_id) DO UPDATE SET session_id = excluded.session_id, namespace = excluded.namespace, seq = excluded.seq, role = excluded.role,
        parent_id = excluded.parent_id, topic_id = excluded.topic_id`,
-    [link.messageId, link.sessionId, link.namespace, link.seq, link.role, link.parentId, link.topicId],
+    [
+      latest.map((l) => l.messageId),
+      latest.map((l) => l.sessionId),
+      latest.map((l) => l.namespace),
+      latest.map((l) => l.seq),
+      latest.map((l) => l.role),
+      latest.map((l) => l.parentId),
+      latest.map((l) => l.topicId),
+    ],
   );
 }
 

@@ -9,28 +9,35 @@ import { storedText } from './rows.js';
  * provenance and its postings. Part of session-write.ts's transaction.
  */
 
-/** Inserts or replaces each summary by id, with its provenance and postings. */
+/** Inserts or replaces each summary by id, with its provenance and postings: a few statements for the whole step. */
 export async function putSummaries(tx: Transaction, summaries: readonly Summary[]): Promise<void> {
-  for (const summary of summaries) {
-    if ((await tx.query('SELECT 1 FROM sessions WHERE id = $1', [summary.sessionId])).length === 0) {
-      throw new StrataError('NOT_FOUND', `Session "${summary.sessionId}" does not exist, so strata cannot store summary "${summary.id}" for it.`, {
-        hint: 'Create the session first (or a putSession step earlier in the same batch); a forgotten session takes its summaries with it.',
-      });
-    }
-    await tx.query('DELETE FROM summaries WHERE id = $1', [summary.id]);
-    await tx.query('INSERT INTO summaries (id, session_id, namespace, level, from_seq, to_seq, text, created_at, degraded) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
-      summary.id,
-      summary.sessionId,
-      summary.namespace,
-      summary.level,
-      summary.fromSeq,
-      summary.toSeq,
-      storedText(summary.text),
-      summary.createdAt,
-      summary.degraded,
-    ]);
-    await replaceSources(tx, 'summary', summary.id, summary.sourceMessageIds);
+  if (summaries.length === 0) return;
+  const sessionIds = [...new Set(summaries.map((s) => s.sessionId))];
+  const known = new Set((await tx.query<{ id: string }>('SELECT id FROM sessions WHERE id = ANY($1::text[])', [sessionIds])).map((row) => row.id));
+  const orphan = summaries.find((s) => !known.has(s.sessionId));
+  if (orphan !== undefined) {
+    throw new StrataError('NOT_FOUND', `Session "${orphan.sessionId}" does not exist, so strata cannot store summary "${orphan.id}" for it.`, {
+      hint: 'Create the session first (or a putSession step earlier in the same batch); a forgotten session takes its summaries with it.',
+    });
   }
+  const latest = lastOfEachId(summaries);
+  await tx.query('DELETE FROM summaries WHERE id = ANY($1::text[])', [latest.map((s) => s.id)]);
+  await tx.query(
+    `INSERT INTO summaries (id, session_id, namespace, level, from_seq, to_seq, text, created_at, degraded)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::text[], $8::bigint[], $9::boolean[])`,
+    [
+      latest.map((s) => s.id),
+      latest.map((s) => s.sessionId),
+      latest.map((s) => s.namespace),
+      latest.map((s) => s.level),
+      latest.map((s) => s.fromSeq),
+      latest.map((s) => s.toSeq),
+      latest.map((s) => storedText(s.text)),
+      latest.map((s) => s.createdAt),
+      latest.map((s) => s.degraded),
+    ],
+  );
+  await replaceSources(tx, 'summary', latest);
   await replacePostings(
     tx,
     'summary',
@@ -39,30 +46,30 @@ export async function putSummaries(tx: Transaction, summaries: readonly Summary[
   );
 }
 
-/** Inserts or replaces each fact by id; superseded facts stay stored, searches skip them. */
+/** Inserts or replaces each fact by id; superseded facts stay stored, searches skip them. A few statements for the whole step. */
 export async function putFacts(tx: Transaction, facts: readonly Fact[]): Promise<void> {
-  for (const fact of facts) {
-    await tx.query('DELETE FROM facts WHERE id = $1', [fact.id]);
-    await tx.query(
-      `INSERT INTO facts (id, namespace, subject, predicate, object, text, valid_from, valid_to, superseded_by, confidence, created_at, degraded)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [
-        fact.id,
-        fact.namespace,
-        storedText(fact.subject),
-        storedText(fact.predicate),
-        storedText(fact.object),
-        storedText(fact.text),
-        fact.validFrom,
-        isCurrent(fact) ? null : fact.validTo,
-        fact.supersededBy ?? null,
-        fact.confidence,
-        fact.createdAt,
-        fact.degraded,
-      ],
-    );
-    await replaceSources(tx, 'fact', fact.id, fact.sourceMessageIds);
-  }
+  if (facts.length === 0) return;
+  const latest = lastOfEachId(facts);
+  await tx.query('DELETE FROM facts WHERE id = ANY($1::text[])', [latest.map((f) => f.id)]);
+  await tx.query(
+    `INSERT INTO facts (id, namespace, subject, predicate, object, text, valid_from, valid_to, superseded_by, confidence, created_at, degraded)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::text[], $10::float8[], $11::bigint[], $12::boolean[])`,
+    [
+      latest.map((f) => f.id),
+      latest.map((f) => f.namespace),
+      latest.map((f) => storedText(f.subject)),
+      latest.map((f) => storedText(f.predicate)),
+      latest.map((f) => storedText(f.object)),
+      latest.map((f) => storedText(f.text)),
+      latest.map((f) => f.validFrom),
+      latest.map((f) => (isCurrent(f) ? null : f.validTo)),
+      latest.map((f) => f.supersededBy ?? null),
+      latest.map((f) => f.confidence),
+      latest.map((f) => f.createdAt),
+      latest.map((f) => f.degraded),
+    ],
+  );
+  await replaceSources(tx, 'fact', latest);
   // a superseded fact is not indexed again
   await replacePostings(
     tx,
@@ -70,6 +77,11 @@ export async function putFacts(tx: Transaction, facts: readonly Fact[]): Promise
     facts.map((f) => f.id),
     facts.filter(isCurrent).map((f) => ({ namespace: f.namespace, kind: 'fact' as const, id: f.id, sessionId: null, text: factLexicalText(f) })),
   );
+}
+
+/** Of records given more than once by id, the last: putting them one after another leaves that one. */
+function lastOfEachId<T extends { id: string }>(records: readonly T[]): T[] {
+  return [...new Map(records.map((record) => [record.id, record])).values()];
 }
 
 /** A record put again is replaced: the postings of `ids` go first, then `documents` are indexed. */
@@ -83,14 +95,24 @@ function isCurrent(fact: Fact): boolean {
   return typeof fact.validTo !== 'number';
 }
 
-async function replaceSources(tx: Queryable, kind: 'summary' | 'fact', item: string, messageIds: readonly string[]): Promise<void> {
-  await tx.query('DELETE FROM provenance WHERE item_kind = $1 AND item_id = $2', [kind, item]);
-  if (messageIds.length === 0) return;
-  // a message listed twice keeps its first position
+/** The sources of each item replace its stored ones; a message listed twice keeps its first position. */
+async function replaceSources(tx: Queryable, kind: 'summary' | 'fact', items: readonly { id: string; sourceMessageIds: readonly string[] }[]): Promise<void> {
+  await tx.query('DELETE FROM provenance WHERE item_kind = $1 AND item_id = ANY($2::text[])', [kind, items.map((item) => item.id)]);
+  const rows = { items: [] as string[], messages: [] as string[], positions: [] as number[] };
+  for (const item of items) {
+    item.sourceMessageIds.forEach((messageId, i) => {
+      rows.items.push(item.id);
+      rows.messages.push(messageId);
+      rows.positions.push(i + 1);
+    });
+  }
+  if (rows.items.length === 0) return;
+  // rows go in in the order given, so of a message listed twice the first position stays
   await tx.query(
     `INSERT INTO provenance (item_kind, item_id, message_id, position)
-     SELECT $1, $2, message_id, position FROM unnest($3::text[]) WITH ORDINALITY AS s (message_id, position)
+     SELECT $1, item_id, message_id, position FROM unnest($2::text[], $3::text[], $4::int[]) WITH ORDINALITY AS s (item_id, message_id, position, ord)
+     ORDER BY ord
      ON CONFLICT DO NOTHING`,
-    [kind, item, messageIds],
+    [kind, rows.items, rows.messages, rows.positions],
   );
 }

@@ -1,5 +1,5 @@
 import { StrataError } from '@strata/core';
-import type { StoreOp } from '@strata/core';
+import type { Fact, StoreOp, Summary } from '@strata/core';
 import type { Queryable } from './database.js';
 import { storedText } from './rows.js';
 
@@ -30,44 +30,57 @@ export async function lockSlotsAndSessions(tx: Queryable, ops: readonly StoreOp[
  */
 export async function assertIntegrity(tx: Queryable, ops: readonly StoreOp[]): Promise<void> {
   for (const op of ops) {
-    if (op.type === 'putFacts') {
-      for (const fact of op.facts) {
-        const current = await tx.query<{ id: string }>('SELECT id FROM facts WHERE namespace = $1 AND subject = $2 AND predicate = $3 AND valid_to IS NULL ORDER BY valid_from, id', [
-          fact.namespace,
-          storedText(fact.subject),
-          storedText(fact.predicate),
-        ]);
-        if (current.length > 1) {
-          throw new StrataError('CONFLICT', `fact slot ${fact.namespace} / ${fact.subject} / ${fact.predicate} would have ${current.length} current facts (${current.map((r) => r.id).join(', ')})`, {
-            hint: 'Another writer changed this slot meanwhile: re-read the slot and reconcile again (the job queue retries this).',
-          });
-        }
-      }
-    }
-    if (op.type === 'putSummaries') {
-      for (const summary of op.summaries) if (summary.level === 'batch') await assertNoOverlap(tx, summary.id, summary.sessionId);
-    }
+    if (op.type === 'putFacts') await assertOneCurrentPerSlot(tx, op.facts);
+    if (op.type === 'putSummaries')
+      await assertNoOverlap(
+        tx,
+        op.summaries.filter((s) => s.level === 'batch'),
+      );
   }
 }
 
-async function assertNoOverlap(tx: Queryable, summaryId: string, sessionId: string): Promise<void> {
-  const overlap = (
-    await tx.query<{ t_id: string; t_from: number; t_to: number; id: string; from_seq: number; to_seq: number }>(
-      `SELECT t.id AS t_id, t.from_seq AS t_from, t.to_seq AS t_to, o.id, o.from_seq, o.to_seq
-       FROM summaries t JOIN summaries o
-         ON o.session_id = t.session_id AND o.level = 'batch' AND o.to_seq >= t.from_seq AND o.from_seq <= t.to_seq AND o.id <> t.id
-       WHERE t.id = $1 AND t.level = 'batch'
-       ORDER BY o.from_seq, o.to_seq, o.id LIMIT 1`,
-      [summaryId],
-    )
-  )[0];
-  if (overlap === undefined) return;
+/** CONFLICT naming the first fact (in step order) whose slot has more than one current fact; one query for the step. */
+async function assertOneCurrentPerSlot(tx: Queryable, facts: readonly Fact[]): Promise<void> {
+  if (facts.length === 0) return;
+  const crowded = await tx.query<{ namespace: string; subject: string; predicate: string; ids: string[] }>(
+    `SELECT f.namespace, f.subject, f.predicate, array_agg(f.id ORDER BY f.valid_from, f.id) AS ids
+     FROM (SELECT DISTINCT namespace, subject, predicate FROM unnest($1::text[], $2::text[], $3::text[]) AS s (namespace, subject, predicate)) AS s
+     JOIN facts f ON f.namespace = s.namespace AND f.subject = s.subject AND f.predicate = s.predicate AND f.valid_to IS NULL
+     GROUP BY f.namespace, f.subject, f.predicate HAVING count(*) > 1`,
+    [facts.map((f) => f.namespace), facts.map((f) => storedText(f.subject)), facts.map((f) => storedText(f.predicate))],
+  );
+  if (crowded.length === 0) return;
+  const idsOf = new Map(crowded.map((row) => [JSON.stringify([row.namespace, row.subject, row.predicate]), row.ids]));
+  for (const fact of facts) {
+    const ids = idsOf.get(JSON.stringify([fact.namespace, storedText(fact.subject), storedText(fact.predicate)]));
+    if (ids === undefined) continue;
+    throw new StrataError('CONFLICT', `fact slot ${fact.namespace} / ${fact.subject} / ${fact.predicate} would have ${ids.length} current facts (${ids.join(', ')})`, {
+      hint: 'Another writer changed this slot meanwhile: re-read the slot and reconcile again (the job queue retries this).',
+    });
+  }
+}
+
+/** CONFLICT naming the first batch summary (in step order) that overlaps another of its session; one query for the step. */
+async function assertNoOverlap(tx: Queryable, summaries: readonly Summary[]): Promise<void> {
+  if (summaries.length === 0) return;
+  const overlaps = await tx.query<{ t_id: string; t_from: number; t_to: number; id: string; from_seq: number; to_seq: number }>(
+    `SELECT DISTINCT ON (t.id) t.id AS t_id, t.from_seq AS t_from, t.to_seq AS t_to, o.id, o.from_seq, o.to_seq
+     FROM summaries t JOIN summaries o
+       ON o.session_id = t.session_id AND o.level = 'batch' AND o.to_seq >= t.from_seq AND o.from_seq <= t.to_seq AND o.id <> t.id
+     WHERE t.id = ANY($1::text[]) AND t.level = 'batch'
+     ORDER BY t.id, o.from_seq, o.to_seq, o.id`,
+    [summaries.map((s) => s.id)],
+  );
+  if (overlaps.length === 0) return;
+  const byId = new Map(overlaps.map((row) => [row.t_id, row]));
+  const summary = summaries.find((s) => byId.has(s.id)) as Summary;
+  const overlap = byId.get(summary.id) as (typeof overlaps)[number];
   const touched = { id: overlap.t_id, from: overlap.t_from, to: overlap.t_to };
   const other = { id: overlap.id, from: overlap.from_seq, to: overlap.to_seq };
   // the two in the order the session lists them (fromSeq, toSeq, id)
   const otherFirst = other.from - touched.from || other.to - touched.to || (other.id < touched.id ? -1 : 1);
   const [first, second] = otherFirst < 0 ? [other, touched] : [touched, other];
-  throw new StrataError('CONFLICT', `summaries ${first.id} (${first.from}-${first.to}) and ${second.id} (${second.from}-${second.to}) of session ${sessionId} would overlap`, {
+  throw new StrataError('CONFLICT', `summaries ${first.id} (${first.from}-${first.to}) and ${second.id} (${second.from}-${second.to}) of session ${summary.sessionId} would overlap`, {
     hint: 'Another writer summarized these turns meanwhile: re-read the session (the job queue retries this).',
   });
 }

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { StrataError } from '@strata/core';
-import type { Fact, Session, StrataErrorCode } from '@strata/core';
+import type { Fact, Session, StoreOp, StrataErrorCode } from '@strata/core';
 import { createPostgresSessionStore, SCHEMA_VERSION, type PostgresSessionStore } from '../src/index.js';
 import { MIGRATIONS } from '../src/migrations.js';
 import { dropSchemas, POSTGRES_URL, postgresUnavailable, uniqueSchema } from './postgres-server.js';
@@ -340,6 +340,64 @@ describe.skipIf(unavailable !== null)(`PostgresSessionStore on a real server (${
     expect((await store.search({ namespace: 'ns', text: 'turn42', kinds: ['turn'], k: 5 })).map((h) => h.id)).toEqual(['imp42']);
     const split = await store.search({ namespace: 'ns', text: 'columns split', kinds: ['turn'], k: 200 });
     expect(new Set(split.map((h) => h.id))).toEqual(new Set(messages.filter((_, i) => i % 6 === 0).map((m) => m.id)));
+  });
+
+  it("writes an import's sessions, turns and job records in the same number of statements for 3 sessions as for 40", async () => {
+    const store = await open();
+    const importOps = (prefix: string, sessions: number): StoreOp[] => {
+      const ids = Array.from({ length: sessions }, (_, i) => `${prefix}${i}`);
+      return [
+        ...ids.map((id) => ({ type: 'putSession' as const, session: { ...session(id), title: `title ${id}`, lastSeq: 20 } })),
+        {
+          type: 'insertMessages',
+          messages: ids.flatMap((id) =>
+            Array.from({ length: 20 }, (_, i) => ({
+              id: `${id}m${i}`,
+              sessionId: id,
+              namespace: 'ns',
+              seq: i + 1,
+              role: 'user' as const,
+              content: `turn ${i} of ${id}`,
+              createdAt: T0 + i,
+              metadata: {},
+            })),
+          ),
+        },
+        { type: 'recordJobs', jobs: ids.map((id) => ({ key: `ingest:${id}:1-20`, type: 'ingest' as const, sessionId: id, fromSeq: 1, toSeq: 20, appliedAt: T0 })) },
+      ];
+    };
+    const sentFor = async (ops: StoreOp[]): Promise<string[]> => {
+      const { sent, stop } = recordStatements();
+      try {
+        await store.write({ ops });
+      } finally {
+        stop();
+      }
+      return sent;
+    };
+    const few = await sentFor(importOps('few', 3));
+    const many = await sentFor(importOps('many', 40));
+    // the postings go by INSERT or by COPY depending on their number: one statement either way
+    expect(many).toHaveLength(few.length);
+    const stored = await store.sessions({ ids: ['many0', 'many39'] });
+    expect(stored.map((s) => [s.id, s.title, s.lastSeq])).toEqual([
+      ['many0', 'title many0', 20],
+      ['many39', 'title many39', 20],
+    ]);
+    expect(await store.messages({ sessionId: 'many39' })).toHaveLength(20);
+    expect((await store.jobs({ sessionId: 'many39' })).map((j) => j.key)).toEqual(['ingest:many39:1-20']);
+    // a session put twice in a row: each step in order, as the port says (the later one wins, lastSeq never goes down)
+    await store.write({
+      ops: [
+        { type: 'putSession', session: { ...session('twice'), title: 'first', lastSeq: 5 } },
+        { type: 'putSession', session: { ...session('twice'), title: 'second', lastSeq: 2 } },
+        { type: 'putSession', session: session('after') },
+      ],
+    });
+    expect((await store.sessions({ ids: ['twice', 'after'] })).map((s) => [s.id, s.title, s.lastSeq])).toEqual([
+      ['after', undefined, 0],
+      ['twice', 'second', 5],
+    ]);
   });
 
   it('sees a write of another store at once: search and reads share one index', async () => {

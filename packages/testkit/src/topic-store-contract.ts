@@ -104,6 +104,33 @@ export function describeTopicStoreContract(name: string, options: TopicStoreCont
       expect(await store.messages({ sessionId: 's1' })).toEqual(before);
     });
 
+    it('keeps the last of a topic or link given twice in one step, and compresses a message listed twice once', async () => {
+      await store.writeTopics([
+        { type: 'putTopics', topics: [topic('t1', 's1', { title: 'first' }), topic('t2', 's1'), topic('t1', 's1', { title: 'second', importance: 0.7 })] },
+        { type: 'putLinks', links: [link('m1', 's1', 1, 't2'), link('m2', 's1', 2, 't1', 'm1'), link('m1', 's1', 1, 't1')] },
+      ]);
+      expect((await store.topics({ sessionId: 's1' })).map((t) => [t.id, t.title, t.importance])).toEqual([
+        ['t1', 'second', 0.7],
+        ['t2', topic('t2', 's1').title, topic('t2', 's1').importance],
+      ]);
+      expect((await store.links({ sessionId: 's1' })).map((l) => [l.messageId, l.topicId])).toEqual([
+        ['m1', 't1'],
+        ['m2', 't1'],
+      ]);
+      await store.writeTopics([{ type: 'compress', messageIds: ['m2', 'm1', 'm2'] }]);
+      expect(await store.topicStorage({ sessionId: 's1' })).toMatchObject([{ topicId: 't1', activeMessages: 0, compressedMessages: 2 }]);
+      expect((await store.messages({ ids: ['m2'] }))[0]?.content).toBe('Bake it for 45 minutes.');
+      await store.writeTopics([{ type: 'restore', messageIds: ['m1', 'm1'] }]);
+      expect(await store.topicStorage({ sessionId: 's1' })).toMatchObject([{ topicId: 't1', activeMessages: 1, compressedMessages: 1 }]);
+      // a link to an unknown message among known ones is refused, naming it
+      const refused = await store.writeTopics([{ type: 'putLinks', links: [link('m3', 's1', 3, 't1'), link('ghost-9', 's1', 9, 't1')] }]).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(StrataError.is(refused, 'NOT_FOUND') && refused.message).toContain('ghost-9');
+      expect((await store.links({ sessionId: 's1' })).map((l) => l.messageId)).toEqual(['m1', 'm2']);
+    });
+
     it('writes all or nothing, and refuses links to unknown messages and topics of unknown sessions', async () => {
       const failing = store.writeTopics([
         { type: 'putTopics', topics: [topic('t1', 's1')] },

@@ -9,6 +9,7 @@ export function describeWrites(test: Define, store: CurrentStore, lexical: Curre
   describeAppends(test, store);
   describeAtomicity(test, store, lexical);
   describeIntegrity(test, store);
+  describeRepeats(test, store, lexical);
 }
 
 function describeSessions(test: Define, store: CurrentStore): void {
@@ -186,6 +187,46 @@ function describeIntegrity(test: Define, store: CurrentStore): void {
       ops: [{ type: 'putSummaries', summaries: [summary('c', 's1', [4, 6], 'next'), summary('syn', 's1', [1, 6], 'all', { level: 'synopsis' })] }],
     });
     expect(idsOf(await store().summaries({ sessionId: 's1' }))).toEqual(['a', 'syn', 'c']);
+  });
+
+  test('a step of many records checks each: the CONFLICT names the slot two current facts would share', async () => {
+    await store().write({ ops: [{ type: 'putFacts', facts: [fact('f-paris', 'user', 'lives_in', 'Paris')] }] });
+    const step = [fact('f-job', 'user', 'employer', 'Acme'), fact('f-pet', 'user', 'pet', 'cat'), fact('f-berlin', 'user', 'lives_in', 'Berlin', { validFrom: T0 + 10 })];
+    const error = await expectStrataError(store().write({ ops: [{ type: 'putFacts', facts: step }] }), 'CONFLICT');
+    expect(error.message).toContain('lives_in');
+    expect(error.message).toContain('f-paris');
+    expect(idsOf(await store().facts({ namespace: 'ns-a', includeSuperseded: true }))).toEqual(['f-paris']);
+  });
+}
+
+function describeRepeats(test: Define, store: CurrentStore, lexical: CurrentLexical): void {
+  test('a summary or fact given twice in one step is stored once, as given last, with its sources, and found by its text only', async () => {
+    await seedSession(store(), 's1', ['one', 'two', 'three']);
+    await seedSession(store(), 's2', ['four']);
+    await store().write({
+      ops: [
+        {
+          type: 'putSummaries',
+          summaries: [
+            summary('sum', 's1', [1, 2], 'draft about quinces', { sourceMessageIds: ['s1-m1'] }),
+            summary('sum', 's1', [1, 3], 'final about damsons', { sourceMessageIds: ['s1-m3', 's1-m1'] }),
+          ],
+        },
+        {
+          type: 'putFacts',
+          facts: [
+            fact('f1', 'user', 'fruit', 'quince', { text: 'User grows quinces.', sourceMessageIds: ['s1-m2'] }),
+            fact('f1', 'user', 'fruit', 'damson', { text: 'User grows damsons.', sourceMessageIds: ['s2-m1', 's1-m1'] }),
+          ],
+        },
+      ],
+    });
+    const summaries = await store().summaries({ sessionId: 's1' });
+    expect(summaries.map((s) => [s.id, s.toSeq, s.text, s.sourceMessageIds])).toEqual([['sum', 3, 'final about damsons', ['s1-m3', 's1-m1']]]);
+    const facts = await store().facts({ namespace: 'ns-a', includeSuperseded: true });
+    expect(facts.map((f) => [f.id, f.object, f.sourceMessageIds])).toEqual([['f1', 'damson', ['s2-m1', 's1-m1']]]);
+    expect(await lexical().search({ namespace: 'ns-a', text: 'quinces', kinds: ['summary', 'fact'], k: 5 })).toEqual([]);
+    expect((await lexical().search({ namespace: 'ns-a', text: 'damsons', kinds: ['summary', 'fact'], k: 5 })).map((h) => h.id).sort()).toEqual(['f1', 'sum']);
   });
 }
 

@@ -176,14 +176,14 @@ export async function importBundle(deps: MemoryDeps, input: unknown, options: Im
   // thousands of turns are counted a slice at a time, as a large append's are
   const counted: StoredMessage[][] = [];
   for (const s of sessions) counted.push(await withTurnTokensInSlices(deps, s.messages));
+  // one step of each kind for the whole bundle, sessions first: each session still comes before
+  // its records, and a store writes each kind in one go instead of a few statements per session
   await deps.store.write({
     ops: [
-      ...sessions.flatMap((s, i) => [
-        { type: 'putSession' as const, session: s.session },
-        { type: 'insertMessages' as const, messages: counted[i] ?? [] },
-        { type: 'putSummaries' as const, summaries: s.summaries },
-        { type: 'recordJobs' as const, jobs: s.jobs },
-      ]),
+      ...sessions.map((s) => ({ type: 'putSession' as const, session: s.session })),
+      { type: 'insertMessages', messages: counted.flat() },
+      { type: 'putSummaries', summaries: sessions.flatMap((s) => s.summaries) },
+      { type: 'recordJobs', jobs: sessions.flatMap((s) => s.jobs) },
       { type: 'putFacts', facts: [...slots.imported, ...slots.updated] },
     ],
   });
@@ -207,6 +207,9 @@ export async function importBundle(deps: MemoryDeps, input: unknown, options: Im
   };
 }
 
+/** Slot reads an import has in flight at once (below a PostgreSQL pool's default size of 10). */
+const SLOT_READS_AT_ONCE = 8;
+
 /**
  * One current fact per slot, the newest by `validFrom` (ties: the stored one stays): the
  * imported facts as they are to be written, the stored facts they supersede (updated, and as
@@ -223,9 +226,16 @@ async function supersedeByTime(deps: MemoryDeps, namespace: string, facts: Fact[
     const key = JSON.stringify([fact.subject, fact.predicate]);
     bySlot.set(key, [...(bySlot.get(key) ?? []), fact]);
   }
-  for (const current of bySlot.values()) {
-    const { subject, predicate } = current[0] as Fact;
-    const stored = await deps.store.facts({ namespace, subject, predicate });
+  const slots = [...bySlot.values()];
+  // each slot's current facts, a few slots' reads at a time (a bundle has thousands of slots, and a
+  // store over the network answers them in parallel)
+  const storedOf: Fact[][] = [];
+  for (let start = 0; start < slots.length; start += SLOT_READS_AT_ONCE) {
+    const part = slots.slice(start, start + SLOT_READS_AT_ONCE);
+    storedOf.push(...(await Promise.all(part.map((current) => deps.store.facts({ namespace, subject: (current[0] as Fact).subject, predicate: (current[0] as Fact).predicate })))));
+  }
+  for (const [i, current] of slots.entries()) {
+    const stored = storedOf[i] ?? [];
     const all = [...stored.map((f) => ({ fact: f, stored: true })), ...current.map((f) => ({ fact: f, stored: false }))];
     all.sort((a, b) => b.fact.validFrom - a.fact.validFrom || Number(b.stored) - Number(a.stored));
     const [newest, ...older] = all;
