@@ -134,8 +134,16 @@ export async function runImportThroughputBench(options: { quick: boolean }): Pro
     for (const kind of ['sqlite', 'postgres'] as const) runs[kind] = await measure(kind, places, plan, bundle, counts.turns ?? plan.derivedTurns);
     const figures: Figure[] = [];
     for (const kind of ['postgres', 'sqlite'] as const) {
-      figures.push({ name: `${STORE_NAME[kind]}: import of turns only, ${plan.turns.toLocaleString('en-US')} turns in bundles of ${PER_BUNDLE.toLocaleString('en-US')}`, value: Math.round(runs[kind].turnsRate), unit: 'messages/s' });
-      figures.push({ name: `${STORE_NAME[kind]}: import of an exported bundle (${plan.derivedTurns.toLocaleString('en-US')} turns with their derived records)`, value: Math.round(runs[kind].derivedMs), unit: 'ms' });
+      figures.push({
+        name: `${STORE_NAME[kind]}: import of turns only, ${plan.turns.toLocaleString('en-US')} turns in bundles of ${PER_BUNDLE.toLocaleString('en-US')}`,
+        value: Math.round(runs[kind].turnsRate),
+        unit: 'messages/s',
+      });
+      figures.push({
+        name: `${STORE_NAME[kind]}: import of an exported bundle (${plan.derivedTurns.toLocaleString('en-US')} turns with their derived records)`,
+        value: Math.round(runs[kind].derivedMs),
+        unit: 'ms',
+      });
     }
     const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;
     const table: BenchTable = {
@@ -155,7 +163,9 @@ export async function runImportThroughputBench(options: { quick: boolean }): Pro
         `Turns only: generated conversations of ${SESSION_TURNS} turns a session, ${PER_BUNDLE.toLocaleString('en-US')} turns a bundle, one memory.import per bundle into a new memory per store; the rate is the turns over the summed import calls. What they derive runs in the background on createMemory's in-process queue meanwhile.`,
         `Exported bundle: ${Object.entries(counts)
           .map(([what, n]) => `${n.toLocaleString('en-US')} ${what}`)
-          .join(', ')}: an embedded memory imported the generated turns, derived them to the end, and exported each session; the sessions and facts were put in one bundle, imported in one call into a new memory per store.`,
+          .join(
+            ', ',
+          )}: an embedded memory imported the generated turns, derived them to the end, and exported each session; the sessions and facts were put in one bundle, imported in one call into a new memory per store.`,
         'The PostgreSQL memory keeps its vectors in a SQLite knowledge base file, as the SQLite memory does in its own file. Target (issue: scale without cliffs): import on PostgreSQL at least 20,000 messages/s.',
       ],
     };
