@@ -4,7 +4,7 @@
  * flags run only those. Scenarios that need a service run only when named:
  * `npm run bench -- knowledge-bases` (Chroma), `npm run bench -- worker-throughput` (Redis) and
  * `npm run bench -- postgres-driver` and `npm run bench -- locomo-postgres` (PostgreSQL, STRATA_POSTGRES_URL),
- * `npm run bench -- scale-out` (PostgreSQL and Redis; Chroma if it answers), `npm run bench -- import-throughput` (PostgreSQL), `npm run bench -- scale-out-faults` (the fault test at
+ * `npm run bench -- scale-out` (PostgreSQL and Redis; Chroma if it answers), `npm run bench -- import-throughput` and `npm run bench -- postgres-search` (PostgreSQL), `npm run bench -- scale-out-faults` (the fault test at
  * full size: PostgreSQL, Redis and Chroma), `npm run bench -- server` (wrk and the built CLI; PostgreSQL
  * and Chroma for its second part); `bash scripts/services.sh up` starts Chroma and Redis.
  */
@@ -32,6 +32,7 @@ import { runPostgresDriverBench } from './scenarios/postgres-driver.js';
 import { runLocomoPostgresBench } from './scenarios/locomo-postgres.js';
 import { runBulkAppendBench } from './scenarios/bulk-append.js';
 import { runImportThroughputBench } from './scenarios/import-throughput.js';
+import { runPostgresSearchBench } from './scenarios/postgres-search.js';
 import { runScaleOutBench } from './scenarios/scale-out.js';
 import { runScaleOutFaultsBench } from './scenarios/scale-out-faults.js';
 import { runServerBench } from './scenarios/server.js';
@@ -58,12 +59,13 @@ const SCENARIOS = [
   'locomo-postgres',
   'scale-out',
   'import-throughput',
+  'postgres-search',
   'scale-out-faults',
   'server',
   'slow-endpoint',
 ];
 /** Scenarios that need a server (Chroma, Redis, PostgreSQL): run only when named, so a fresh clone runs the rest as is. */
-const ONLY_WHEN_NAMED = new Set(['knowledge-bases', 'worker-throughput', 'postgres-driver', 'locomo-postgres', 'scale-out', 'import-throughput', 'scale-out-faults', 'server']);
+const ONLY_WHEN_NAMED = new Set(['knowledge-bases', 'worker-throughput', 'postgres-driver', 'locomo-postgres', 'scale-out', 'import-throughput', 'postgres-search', 'scale-out-faults', 'server']);
 
 /**
  * Each target with the corpora it is measured at: appended and derived up to 10k (1k is
@@ -146,6 +148,8 @@ async function main(): Promise<void> {
   if (wants('scale-out')) await runOne('scale-out', isQuick, environment, () => runScaleOutBench({ quick: isQuick }));
   // memory.import on PostgreSQL beside SQLite: turns only, and a bundle as export writes it (PostgreSQL)
   if (wants('import-throughput')) await runOne('import-throughput', isQuick, environment, () => runImportThroughputBench({ quick: isQuick }));
+  // BM25 search on PostgreSQL at 1M turns with the postings' key index in its schema 3 and schema 4 forms, same data (PostgreSQL)
+  if (wants('postgres-search')) await runOne('postgres-search', isQuick, environment, () => runPostgresSearchBench({ quick: isQuick }));
   // strata serve under HTTP load (wrk) beside the same calls in process: SQLite, then PostgreSQL + Chroma behind two servers
   // the scale-out fault test at full size: 4 apps x 5,000 appends, an app and a worker killed mid-run (PostgreSQL, Redis and Chroma)
   if (wants('scale-out-faults')) await runOne('scale-out-faults', isQuick, environment, () => runScaleOutFaultsBench({ quick: isQuick }));
