@@ -284,3 +284,8 @@ export function toJson(value: unknown, what: string): string {
     });
   }
 }
+
+/** Of records given more than once by key, the last: what putting them one after another leaves. */
+export function lastOfEach<T>(records: readonly T[], key: (record: T) => string): T[] {
+  return [...new Map(records.map((record) => [key(record), record])).values()];
+}

@@ -1,9 +1,10 @@
 import { compressText, restoreText, StrataError } from '@strata/core';
 import type { LinkFilter, Topic, TopicFilter, TopicOp, TopicStorage, TurnLink } from '@strata/core';
 import type { Queryable } from './database.js';
-import { centroidBytes, readText, storedText, toLink, toTopic } from './rows.js';
+import { centroidBytes, lastOfEach, readText, storedText, toLink, toTopic } from './rows.js';
 import type { LinkRow, TopicRow } from './rows.js';
 import { Conditions, countOf } from './sql-conditions.js';
+import { namespacesOf } from './write-messages.js';
 
 /*
  * The TopicStore side. Compressing or restoring a message rewrites only its content columns;
@@ -53,14 +54,9 @@ export async function applyTopicOp(tx: Queryable, op: TopicOp): Promise<void> {
   }
 }
 
-/** Of records given more than once by key, the last: putting them one after another leaves that one. */
-function lastOfEach<T>(records: readonly T[], key: (record: T) => string): T[] {
-  return [...new Map(records.map((record) => [key(record), record])).values()];
-}
-
 async function putTopics(tx: Queryable, topics: readonly Topic[]): Promise<void> {
   if (topics.length === 0) return;
-  const known = new Set((await tx.query<{ id: string }>('SELECT id FROM sessions WHERE id = ANY($1::text[])', [[...new Set(topics.map((t) => t.sessionId))]])).map((row) => row.id));
+  const known = await namespacesOf(tx, [...new Set(topics.map((t) => t.sessionId))]);
   const orphan = topics.find((topic) => !known.has(topic.sessionId));
   if (orphan !== undefined) throw missing(`session "${orphan.sessionId}" of topic "${orphan.id}"`, 'Create the session before its topics.');
   const latest = lastOfEach(topics, (topic) => topic.id);

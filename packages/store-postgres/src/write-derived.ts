@@ -2,7 +2,8 @@ import { factLexicalText, StrataError } from '@strata/core';
 import type { Fact, Summary } from '@strata/core';
 import type { Queryable, Transaction } from './database.js';
 import { indexDocuments, removeDocuments, type LexicalDocument } from './lexical.js';
-import { storedText } from './rows.js';
+import { lastOfEach, storedText } from './rows.js';
+import { namespacesOf } from './write-messages.js';
 
 /*
  * The derived records of a write: summaries and facts, each replaced by id with its
@@ -12,15 +13,14 @@ import { storedText } from './rows.js';
 /** Inserts or replaces each summary by id, with its provenance and postings: a few statements for the whole step. */
 export async function putSummaries(tx: Transaction, summaries: readonly Summary[]): Promise<void> {
   if (summaries.length === 0) return;
-  const sessionIds = [...new Set(summaries.map((s) => s.sessionId))];
-  const known = new Set((await tx.query<{ id: string }>('SELECT id FROM sessions WHERE id = ANY($1::text[])', [sessionIds])).map((row) => row.id));
+  const known = await namespacesOf(tx, [...new Set(summaries.map((s) => s.sessionId))]);
   const orphan = summaries.find((s) => !known.has(s.sessionId));
   if (orphan !== undefined) {
     throw new StrataError('NOT_FOUND', `Session "${orphan.sessionId}" does not exist, so strata cannot store summary "${orphan.id}" for it.`, {
       hint: 'Create the session first (or a putSession step earlier in the same batch); a forgotten session takes its summaries with it.',
     });
   }
-  const latest = lastOfEachId(summaries);
+  const latest = lastOfEach(summaries, (s) => s.id);
   await tx.query('DELETE FROM summaries WHERE id = ANY($1::text[])', [latest.map((s) => s.id)]);
   await tx.query(
     `INSERT INTO summaries (id, session_id, namespace, level, from_seq, to_seq, text, created_at, degraded)
@@ -49,7 +49,7 @@ export async function putSummaries(tx: Transaction, summaries: readonly Summary[
 /** Inserts or replaces each fact by id; superseded facts stay stored, searches skip them. A few statements for the whole step. */
 export async function putFacts(tx: Transaction, facts: readonly Fact[]): Promise<void> {
   if (facts.length === 0) return;
-  const latest = lastOfEachId(facts);
+  const latest = lastOfEach(facts, (f) => f.id);
   await tx.query('DELETE FROM facts WHERE id = ANY($1::text[])', [latest.map((f) => f.id)]);
   await tx.query(
     `INSERT INTO facts (id, namespace, subject, predicate, object, text, valid_from, valid_to, superseded_by, confidence, created_at, degraded)
@@ -77,11 +77,6 @@ export async function putFacts(tx: Transaction, facts: readonly Fact[]): Promise
     facts.map((f) => f.id),
     facts.filter(isCurrent).map((f) => ({ namespace: f.namespace, kind: 'fact' as const, id: f.id, sessionId: null, text: factLexicalText(f) })),
   );
-}
-
-/** Of records given more than once by id, the last: putting them one after another leaves that one. */
-function lastOfEachId<T extends { id: string }>(records: readonly T[]): T[] {
-  return [...new Map(records.map((record) => [record.id, record])).values()];
 }
 
 /** A record put again is replaced: the postings of `ids` go first, then `documents` are indexed. */

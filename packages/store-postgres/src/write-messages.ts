@@ -206,7 +206,7 @@ export async function insertMessages(tx: Transaction, messages: readonly StoredM
 }
 
 /** Each existing session's namespace, by id; `lock` takes their rows (in id order) to the commit. */
-async function namespacesOf(tx: Queryable, sessionIds: readonly string[], lock = false): Promise<Map<string, string>> {
+export async function namespacesOf(tx: Queryable, sessionIds: readonly string[], lock = false): Promise<Map<string, string>> {
   const rows = await tx.query<{ id: string; namespace: string }>(`SELECT id, namespace FROM sessions WHERE id = ANY($1::text[]) ORDER BY id${lock ? ' FOR UPDATE' : ''}`, [sessionIds]);
   return new Map(rows.map((row) => [row.id, row.namespace]));
 }
