@@ -154,8 +154,9 @@ export class KnowledgeTable {
     if (chunk.length > 0) onChunk(chunk);
   }
 
-  close(): void {
-    this.checkpoints.close();
+  /** Lets go of the checkpoint thread, then closes the connection. */
+  async close(): Promise<void> {
+    await this.checkpoints.release();
     this.db.close();
   }
 }

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import CipherDatabase from 'better-sqlite3-multiple-ciphers';
 import { analyzeText, StrataError } from '@strata/core';
 import { migrate } from './migrations.js';
+import type { CheckpointConnection } from './checkpoint-thread.js';
 import { toStrataError } from './to-strata-error.js';
 import { configureWalCheckpoints } from './wal-checkpointer.js';
 
@@ -27,6 +28,14 @@ export interface SqliteOpenOptions {
    * The key is never logged nor put in an error.
    */
   encryptionKey?: string;
+}
+
+/** How each connection opened here on a file in WAL mode was opened: another connection (the checkpoint thread's) opens the file alike. */
+const opened = new WeakMap<Database.Database, CheckpointConnection>();
+
+/** How `db` was opened by `openDatabase`, when it is a file in WAL mode (undefined otherwise). */
+export function connectionOf(db: Database.Database): CheckpointConnection | undefined {
+  return opened.get(db);
 }
 
 /**
@@ -55,7 +64,11 @@ export function openDatabase(options: SqliteOpenOptions): Database.Database {
     migrate(db, file);
     // WAL is a persistent property of the file: switch only once migrate() has accepted it,
     // so a foreign or newer file that is refused is left exactly as it was.
-    if (switchToWal(db, options.busyTimeoutMs ?? 5000) === 'wal') configureWalCheckpoints(db);
+    if (switchToWal(db, options.busyTimeoutMs ?? 5000) === 'wal') {
+      configureWalCheckpoints(db);
+      const encrypted = options.encryptionKey !== undefined;
+      opened.set(db, { file: db.name, driver: encrypted ? 'better-sqlite3-multiple-ciphers' : 'better-sqlite3', encryptionKey: options.encryptionKey });
+    }
     return db;
   } catch (error) {
     db?.close();

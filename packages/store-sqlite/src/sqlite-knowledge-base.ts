@@ -122,7 +122,11 @@ export class SqliteKnowledgeBase implements KnowledgeBase {
     if (this.closed) return;
     this.closed = true;
     this.loaded.clear();
-    this.sql(() => this.table.close());
+    try {
+      await this.table.close();
+    } catch (error) {
+      throw toStrataError(error, this.path);
+    }
     await this.cache.close();
   }
 
@@ -208,11 +212,13 @@ export class SqliteKnowledgeBase implements KnowledgeBase {
 export async function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): Promise<KnowledgeBase> {
   const dimensions = validateDimensionsOption(options?.dimensions);
   const db = openDatabase(options);
+  let table: KnowledgeTable | undefined;
   try {
-    const table = new KnowledgeTable(db);
+    table = new KnowledgeTable(db);
     return new SqliteKnowledgeBase(table, options.path, table.claimDimensions(dimensions));
   } catch (error) {
-    db.close();
+    if (table === undefined) db.close();
+    else await table.close();
     throw toStrataError(error, options.path);
   }
 }

@@ -195,7 +195,7 @@ export class SqliteSessionStore implements SessionStore, LexicalIndex, TopicStor
     this.closed = true;
     // Before the checkpointer stops: the snapshots it writes are commits like any other.
     this.mapErrors(() => this.lexical.close());
-    this.checkpoints.close();
+    await this.checkpoints.release();
     this.mapErrors(() => this.db.close());
   }
 

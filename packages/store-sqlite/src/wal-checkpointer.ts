@@ -1,5 +1,7 @@
 import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
+import { type CheckpointAnswer, CheckpointThread } from './checkpoint-thread.js';
+import { connectionOf } from './open-database.js';
 
 /** WAL size (in pages) at which a commit schedules a checkpoint: SQLite's own default mark. */
 const SOFT_PAGES = 1000;
@@ -25,8 +27,12 @@ const SCRUB_WAIT_MS = 1000;
  * Keeps WAL checkpoints out of callers' writes. SQLite's auto-checkpoint runs inside the
  * commit that takes the WAL past `wal_autocheckpoint` pages, so that one append paid for
  * copying ~1,000 pages and two fsyncs (4-8 ms: the whole p99 of single appends). Here a
- * commit only looks at the WAL's size and, past SOFT_PAGES, schedules a checkpoint (same
- * syncs as auto-checkpoint's) for the next turn of the event loop.
+ * commit only looks at the WAL's size and, past SOFT_PAGES, has the file's checkpoint thread
+ * copy the WAL into the file (PASSIVE: commits go on meanwhile), then checkpoints here, in the
+ * gap after the copy, what was written during it, and truncates the WAL. (Run wholly in the
+ * gap, the copy and its fsyncs held the event loop: about 8 % of a busy server's main thread.)
+ * Where there is no thread (a file in memory, a thread not up yet or that failed) the whole
+ * checkpoint runs here, in the next turn of the event loop.
  *
  * The WAL stays bounded: a caller that writes in a loop without ever yielding (each `await`
  * of a write only runs microtasks) gets the checkpoint in a commit, a quarter past the mark;
@@ -35,6 +41,9 @@ const SCRUB_WAIT_MS = 1000;
  */
 export class WalCheckpointer {
   private pending: NodeJS.Immediate | undefined;
+  /** The thread is copying the WAL into the file for this connection. */
+  private copying = false;
+  private readonly thread: CheckpointThread | undefined;
   /** The last checkpoint's (or WAL size read's) error, if any: kept for debugging; later writes see persistent ones. */
   lastError: unknown;
   private readonly walFile: string | null;
@@ -53,26 +62,42 @@ export class WalCheckpointer {
     this.softBytes = SOFT_PAGES * ((db.pragma('page_size', { simple: true }) as number) + FRAME_HEADER_BYTES);
     this.backstopBytes = (BACKSTOP_PAGES / SOFT_PAGES) * this.softBytes;
     this.mark = this.softBytes;
+    const connection = this.walFile === null ? undefined : connectionOf(db);
+    this.thread = connection === undefined ? undefined : CheckpointThread.acquire(connection);
   }
 
   /**
-   * After a committed write: schedules a checkpoint when the WAL has passed the mark. Past the
-   * mark by a quarter more, the writer has not yielded since (an import, a loop of awaited
-   * writes) or wrote in bulk: it checkpoints at once, as SQLite's auto-checkpoint would have,
-   * so the WAL stays near the mark however it is written.
+   * After a committed write: past the mark, has the thread copy the WAL and checkpoints the
+   * rest in the gap after it (or, without a thread, schedules the checkpoint for the next turn
+   * of the event loop). Past the mark by a quarter more, the writer has not yielded since (an
+   * import, a loop of awaited writes) or wrote in bulk: it checkpoints at once, as SQLite's
+   * auto-checkpoint would have, so the WAL stays near the mark however it is written.
    */
   afterCommit(): void {
     if (this.walFile === null) return;
     const size = this.walBytes();
     // Smaller than when the last checkpoint ran: the WAL restarted and was cut back.
     if (size < this.mark - this.softBytes) this.mark = this.softBytes;
+    // half way to the first mark, the thread starts, so that it is up when the mark comes (until it is, checkpoints run here)
+    if (size >= this.mark / 2) this.thread?.start();
     if (size < this.mark) return;
-    if (size >= this.backstopBytes || size >= this.mark + this.softBytes / 4) {
+    // (while the thread copies, a commit leaves the WAL to it: the gap after the copy checkpoints)
+    if (size >= this.backstopBytes || (size >= this.mark + this.softBytes / 4 && this.thread?.busy() !== true)) {
       this.close();
       this.checkpoint(size >= this.backstopBytes ? STARVED_WAIT_MS : 0);
       return;
     }
-    if (this.pending !== undefined) return;
+    if (this.pending !== undefined || this.copying) return;
+    if (this.thread?.takesCopies() === true) {
+      this.copying = true;
+      void this.thread.copy().then((answer) => {
+        this.copying = false;
+        if ('error' in answer) this.lastError = new Error(answer.error);
+        // in the gap (the answer is a macrotask of its own): what was written during the copy, and the truncation
+        if (this.db.open && this.pending === undefined) this.checkpoint();
+      });
+      return;
+    }
     this.pending = setImmediate(() => this.checkpoint());
     // A pending checkpoint does not keep the process alive: closing the last connection checkpoints.
     this.pending.unref();
@@ -101,6 +126,16 @@ export class WalCheckpointer {
   }
 
   /**
+   * Lets go of the checkpoint thread (before the connection closes): the last connection of
+   * the process to the file waits for the thread's connection to close, so that its own close
+   * is the last one, which checkpoints the WAL into the file and removes it.
+   */
+  async release(): Promise<void> {
+    this.close();
+    await this.thread?.release();
+  }
+
+  /**
    * TRUNCATE rather than PASSIVE: it also restarts the WAL from an empty file here, in the
    * gap, instead of in the next commit (cutting a 4 MB WAL back to journal_size_limit made
    * that append pay ~2 ms). With no busy timeout it never waits: when another connection is
@@ -118,14 +153,19 @@ export class WalCheckpointer {
     if (busyTimeout === undefined) return false;
     const result = this.guarded(() => {
       this.db.pragma(`busy_timeout = ${waitMs}`);
-      return this.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number }[];
+      return this.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[];
     });
     this.guarded(() => this.db.pragma(`busy_timeout = ${busyTimeout}`));
+    return this.settle(result?.[0], waitMs);
+  }
+
+  /** Sets the next mark from a checkpoint's answer (undefined: it failed); true when it emptied the WAL. */
+  private settle(result: Exclude<CheckpointAnswer, { error: string }> | undefined, waitMs: number): boolean {
     const size = this.walBytes();
     // Another connection was checkpointing (SQLite does not wait for that lock, whatever the
     // busy timeout): past the backstop the next commit tries again, since that one may not
     // have truncated the WAL.
-    const lockedOut = result?.[0]?.busy === 1 && result[0].log === -1;
+    const lockedOut = result?.busy === 1 && result.log === -1;
     if (lockedOut && size >= this.backstopBytes) {
       this.mark = this.backstopBytes;
       return false;
@@ -135,7 +175,7 @@ export class WalCheckpointer {
     // (a reader on old frames, another process's WAL that is never cut back) is not retried at
     // every commit; nor is one that waited in vain, so a stuck reader costs one wait per softBytes.
     this.mark = waitMs > 0 ? size + this.softBytes : Math.min(size + this.softBytes, this.backstopBytes);
-    return result?.[0]?.busy === 0 && size === 0;
+    return result?.busy === 0 && size === 0;
   }
 
   /** The WAL file's size; 0 when it cannot be read (checkpoints are then left to the backstop). */
