@@ -5,11 +5,17 @@
 // through the workspace: no symlink, no `@strata/source` condition, no hoisted node_modules.
 //
 // Needs the npm registry (the packages' dependencies are installed from it): skipped with the
-// reason when it does not answer, unless STRATA_REQUIRE_SERVICES=1 (then it fails). The install
-// compiles better-sqlite3 and better-sqlite3-multiple-ciphers when no prebuilt binary fits,
-// about a minute each.
+// reason when it does not answer, unless STRATA_REQUIRE_SERVICES=1 (then it fails).
+//
+// The SQLite drivers' native addons are not compiled again: with no prebuilt binary to fetch
+// (only the registry answers here), their install scripts compiled both from source, 5-9
+// minutes of both cores, most of this file's time and a fifth of the CI run's. The consumer
+// installs without install scripts, takes the addons the workspace's own install built (same
+// driver version, same Node, same machine; a driver at another version is built as before),
+// then runs the other install scripts it allows.
+// Building a driver is its package's business; what is ours is tested as before.
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
@@ -66,6 +72,31 @@ function run(command: string, args: string[], cwd: string, timeout: number): Pro
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, stdout, stderr: signal ? `${stderr}\nkilled by ${signal} (timeout ${timeout} ms)` : stderr }));
   });
+}
+
+/** Native addons the workspace's install built, taken as they are instead of compiled again (see the top of this file). */
+const PREBUILT_ADDONS = ['better-sqlite3', 'better-sqlite3-multiple-ciphers'];
+
+/**
+ * After an install without scripts: each of PREBUILT_ADDONS the project holds at the version
+ * the workspace built gets the workspace's build of it; the other packages whose install
+ * scripts are allowed (an addon at another version among them: its binary would not fit) run
+ * them (`npm rebuild`).
+ */
+async function finishInstall(project: string, allowed: string[]): Promise<void> {
+  const installedHere = (name: string) => join(project, 'node_modules', name);
+  const versionOf = (dir: string) => readJson<PackageJson>(join(dir, 'package.json')).version;
+  const taken = new Set<string>();
+  for (const name of PREBUILT_ADDONS.filter((addon) => existsSync(installedHere(addon)))) {
+    const workspaceCopy = join(repoRoot, 'node_modules', name);
+    if (versionOf(installedHere(name)) !== versionOf(workspaceCopy)) continue;
+    cpSync(join(workspaceCopy, 'build', 'Release'), join(installedHere(name), 'build', 'Release'), { recursive: true });
+    taken.add(name);
+  }
+  const others = allowed.filter((name) => !taken.has(name) && existsSync(installedHere(name)));
+  if (others.length === 0) return;
+  const rebuilt = await run('npm', ['rebuild', ...others, '--loglevel=error'], project, INSTALL_TIMEOUT_MS);
+  if (rebuilt.code !== 0) throw new Error(describeFailure(`npm rebuild ${others.join(' ')}`, rebuilt));
 }
 
 function describeFailure(what: string, result: RunResult): string {
@@ -271,10 +302,11 @@ describe.skipIf(registryDown !== null)(`packed packages installed outside the wo
 
       // Both consumers install at once; `--prefer-offline` takes what the workspace's own install
       // cached (the same pinned versions) without asking the registry again, and fetches the rest.
-      const installArgs = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+      const installArgs = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', '--ignore-scripts'];
       const [install, aiInstall] = await Promise.all([run('npm', installArgs, consumer, INSTALL_TIMEOUT_MS), run('npm', installArgs, aiConsumer, INSTALL_TIMEOUT_MS)]);
       if (install.code !== 0) throw new Error(describeFailure('npm install (consumer)', install));
       if (aiInstall.code !== 0) throw new Error(describeFailure('npm install (AI SDK consumer)', aiInstall));
+      for (const project of [consumer, aiConsumer]) await finishInstall(project, Object.keys(root.allowScripts ?? {}));
       for (const file of ['consumer.mjs', 'consumer.ts']) copyFileSync(join(consumerSources, file), join(consumer, file));
       for (const file of ['consumer.mjs', 'consumer.ts']) copyFileSync(join(consumerSources, 'ai-sdk', file), join(aiConsumer, file));
       // where the time goes (this file is the longest of the CI run)
