@@ -39,6 +39,7 @@ parentPort.on('message', (message) => {
     parentPort.postMessage({ error: String(error && error.message ? error.message : error) });
   } finally {
     Atomics.sub(workerData.copying, 0, 1);
+    Atomics.notify(workerData.copying, 0);
   }
 });
 `;
@@ -98,6 +99,21 @@ export class CheckpointThread {
   /** Whether the thread is up and takes copies. */
   takesCopies(): boolean {
     return this.ready && this.failed === undefined;
+  }
+
+  /**
+   * Blocks until the thread has no copy to do, `timeoutMs` at most; whether it has none. A
+   * checkpoint that must finish (after a forget) waits here: while the thread copies, SQLite
+   * answers another checkpoint busy at once, whatever its busy timeout.
+   */
+  waitIdle(timeoutMs: number): boolean {
+    const deadline = performance.now() + timeoutMs;
+    for (let copies = Atomics.load(this.copying, 0); copies > 0 && this.failed === undefined; copies = Atomics.load(this.copying, 0)) {
+      const left = deadline - performance.now();
+      if (left <= 0) return false;
+      Atomics.wait(this.copying, 0, copies, left);
+    }
+    return true;
   }
 
   /** Whether the thread is copying now (its answer may not have been handled yet). */

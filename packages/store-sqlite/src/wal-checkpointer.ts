@@ -114,6 +114,8 @@ export class WalCheckpointer {
   scrub(waitMs = SCRUB_WAIT_MS): boolean {
     if (!this.db.open) return false;
     this.close();
+    // a copy of the thread in progress would make this checkpoint busy: it ends first
+    this.thread?.waitIdle(waitMs);
     const emptied = this.walFile === null || this.checkpoint(waitMs);
     this.guarded(() => this.db.pragma('incremental_vacuum'));
     return emptied;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
@@ -134,6 +134,31 @@ describe('SqliteSessionStore WAL checkpoints', () => {
     } finally {
       await reopened.close();
     }
+  });
+
+  it('a forget while the thread copies the WAL: the forget waits for the copy, and neither the WAL nor the file keeps the text', async () => {
+    const secret = 'Wombat4821';
+    const onDisk = (): number =>
+      [path, `${path}-wal`].reduce((count, file) => {
+        const bytes = existsSync(file) ? readFileSync(file) : Buffer.alloc(0);
+        let found = 0;
+        for (const needle of [secret, secret.toLowerCase()]) for (let at = bytes.indexOf(needle); at >= 0; at = bytes.indexOf(needle, at + 1)) found++;
+        return count + found;
+      }, 0);
+    // the thread is up (it starts half way to the first mark and opens its connection meanwhile)
+    let i = 0;
+    while (i < 1500) {
+      await append('s1', ++i);
+      await nextMacrotask();
+    }
+    await store.write({ ops: [{ type: 'appendMessages', sessionId: 's1', messages: [{ id: 'secret', role: 'user', content: `My code is ${secret}.`, createdAt: 0, metadata: {} }] }] });
+    // without yielding, up to the commit that hands the thread a copy (it starts at once)
+    const thread = (store as unknown as { checkpoints: { thread?: { busy(): boolean } } }).checkpoints.thread;
+    while (thread?.busy() !== true && i < 20_000) await append('s1', ++i);
+    expect(thread?.busy()).toBe(true);
+    await store.write({ ops: [{ type: 'delete', messages: ['secret'] }] });
+    expect(onDisk()).toBe(0);
+    expect(await store.messages({ ids: ['secret'] })).toEqual([]);
   });
 
   it('a reader on an old snapshot: writes go on, the reader keeps its snapshot, and a later checkpoint truncates the WAL once it ends', async () => {
