@@ -49,8 +49,9 @@ const resolveFromHere = createRequire(import.meta.url);
 /**
  * A worker thread with its own connection to one database file, that copies the WAL into the
  * file when a commit has passed the mark, so that the bulk of a checkpoint (copying the pages
- * and syncing them) leaves the event loop alone. Shared by every connection of the process to the file (the session store and the
- * knowledge base), counted, and ended with the last of them. Started at the first checkpoint.
+ * and syncing them) leaves the event loop alone. Shared by every connection of the process to
+ * the file (the session store and the knowledge base), counted, and ended with the last of
+ * them. Started when the WAL is half way to its first mark.
  */
 export class CheckpointThread {
   private static readonly open = new Map<string, CheckpointThread>();
@@ -155,6 +156,9 @@ export class CheckpointThread {
     });
     const fail = (why: string) => {
       this.failed ??= why;
+      // no copy will end now: whoever waits for one stops waiting
+      Atomics.store(this.copying, 0, 0);
+      Atomics.notify(this.copying, 0);
       if (CheckpointThread.open.get(this.key) === this) CheckpointThread.open.delete(this.key);
       for (const resolve of this.waiting.splice(0)) resolve({ error: why });
     };

@@ -70,15 +70,16 @@ export class WalCheckpointer {
    * After a committed write: past the mark, has the thread copy the WAL and checkpoints the
    * rest in the gap after it (or, without a thread, schedules the checkpoint for the next turn
    * of the event loop). Past the mark by a quarter more, the writer has not yielded since (an
-   * import, a loop of awaited writes) or wrote in bulk: it checkpoints at once, as SQLite's
-   * auto-checkpoint would have, so the WAL stays near the mark however it is written.
+   * import, a loop of awaited writes) or wrote in bulk: unless the thread is copying, it
+   * checkpoints at once, as SQLite's auto-checkpoint would have, so the WAL stays near the
+   * mark however it is written. Past the backstop it checkpoints at once in any case.
    */
   afterCommit(): void {
     if (this.walFile === null) return;
     const size = this.walBytes();
     // Smaller than when the last checkpoint ran: the WAL restarted and was cut back.
     if (size < this.mark - this.softBytes) this.mark = this.softBytes;
-    // half way to the first mark, the thread starts, so that it is up when the mark comes (until it is, checkpoints run here)
+    // half way to the mark the thread starts, so that it is up when the mark comes (until then, checkpoints run here)
     if (size >= this.mark / 2) this.thread?.start();
     if (size < this.mark) return;
     // (while the thread copies, a commit leaves the WAL to it: the gap after the copy checkpoints)
