@@ -46,6 +46,19 @@ parentPort.on('message', (message) => {
 
 const resolveFromHere = createRequire(import.meta.url);
 
+/** How each connection `openDatabase` opened on a file in WAL mode was opened: the thread's connection opens the file alike. */
+const connections = new WeakMap<object, CheckpointConnection>();
+
+/** Remembers how `db` was opened (by `openDatabase`, on a file in WAL mode). */
+export function rememberConnection(db: object, connection: CheckpointConnection): void {
+  connections.set(db, connection);
+}
+
+/** How `db` was opened, when `openDatabase` opened it on a file in WAL mode (undefined otherwise). */
+export function connectionOf(db: object): CheckpointConnection | undefined {
+  return connections.get(db);
+}
+
 /**
  * A worker thread with its own connection to one database file, that copies the WAL into the
  * file when a commit has passed the mark, so that the bulk of a checkpoint (copying the pages

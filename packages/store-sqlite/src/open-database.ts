@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import CipherDatabase from 'better-sqlite3-multiple-ciphers';
 import { analyzeText, StrataError } from '@strata/core';
 import { migrate } from './migrations.js';
-import type { CheckpointConnection } from './checkpoint-thread.js';
+import { rememberConnection } from './checkpoint-thread.js';
 import { toStrataError } from './to-strata-error.js';
 import { configureWalCheckpoints } from './wal-checkpointer.js';
 
@@ -28,14 +28,6 @@ export interface SqliteOpenOptions {
    * The key is never logged nor put in an error.
    */
   encryptionKey?: string;
-}
-
-/** How each connection opened here on a file in WAL mode was opened: another connection (the checkpoint thread's) opens the file alike. */
-const opened = new WeakMap<Database.Database, CheckpointConnection>();
-
-/** How `db` was opened by `openDatabase`, when it is a file in WAL mode (undefined otherwise). */
-export function connectionOf(db: Database.Database): CheckpointConnection | undefined {
-  return opened.get(db);
 }
 
 /**
@@ -67,7 +59,7 @@ export function openDatabase(options: SqliteOpenOptions): Database.Database {
     if (switchToWal(db, options.busyTimeoutMs ?? 5000) === 'wal') {
       configureWalCheckpoints(db);
       const encrypted = options.encryptionKey !== undefined;
-      opened.set(db, { file: db.name, driver: encrypted ? 'better-sqlite3-multiple-ciphers' : 'better-sqlite3', encryptionKey: options.encryptionKey });
+      rememberConnection(db, { file: db.name, driver: encrypted ? 'better-sqlite3-multiple-ciphers' : 'better-sqlite3', encryptionKey: options.encryptionKey });
     }
     return db;
   } catch (error) {

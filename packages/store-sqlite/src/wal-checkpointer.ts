@@ -1,7 +1,6 @@
 import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
-import { type CheckpointAnswer, CheckpointThread } from './checkpoint-thread.js';
-import { connectionOf } from './open-database.js';
+import { type CheckpointAnswer, CheckpointThread, connectionOf } from './checkpoint-thread.js';
 
 /** WAL size (in pages) at which a commit schedules a checkpoint: SQLite's own default mark. */
 const SOFT_PAGES = 1000;
