@@ -81,12 +81,26 @@ export async function indexDocuments(tx: Transaction, documents: readonly Lexica
   );
 }
 
+/** How long removals are logged for replicas (see migration 5); a replica that has not read for half of it loads again. */
+export const REMOVALS_KEPT_SECONDS = 24 * 3600;
+
+/**
+ * The parts of a removal statement that log what it removed for replicas and, now and then,
+ * drop log rows past {@link REMOVALS_KEPT_SECONDS} (every statement doing it would make
+ * concurrent removals wait on the same old rows).
+ */
+function logRemovals(): string {
+  const prune = Math.random() < 1 / 64 ? `, pruned AS (DELETE FROM lexical_removals WHERE at < now() - interval '${REMOVALS_KEPT_SECONDS} seconds' RETURNING 1)` : '';
+  return `logged AS (INSERT INTO lexical_removals (namespace, kind, id) SELECT namespace, kind, id FROM gone RETURNING 1)${prune}`;
+}
+
 /** Removes documents of one kind by id; unknown ids are ignored. */
 export async function removeDocuments(tx: Queryable, kind: LexicalKind, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   const removed = await tx.query<{ namespace: string; length: number }>(
-    `WITH gone AS (DELETE FROM lexical_docs WHERE kind = $1 AND id = ANY($2::text[]) RETURNING doc, namespace, length),
-     postings AS (DELETE FROM lexical_terms WHERE doc IN (SELECT doc FROM gone) RETURNING 1)
+    `WITH gone AS (DELETE FROM lexical_docs WHERE kind = $1 AND id = ANY($2::text[]) RETURNING doc, namespace, kind, id, length),
+     postings AS (DELETE FROM lexical_terms WHERE doc IN (SELECT doc FROM gone) RETURNING 1),
+     ${logRemovals()}
      SELECT namespace, length FROM gone`,
     [kind, ids],
   );
@@ -100,8 +114,9 @@ export async function removeDocuments(tx: Queryable, kind: LexicalKind, ids: rea
 export async function removeSessionDocuments(tx: Queryable, sessionIds: readonly string[]): Promise<void> {
   if (sessionIds.length === 0) return;
   const removed = await tx.query<{ namespace: string; kind: LexicalKind; length: number }>(
-    `WITH gone AS (DELETE FROM lexical_docs WHERE session_id = ANY($1::text[]) AND kind IN ('turn', 'summary') RETURNING doc, namespace, kind, length),
-     postings AS (DELETE FROM lexical_terms WHERE doc IN (SELECT doc FROM gone) RETURNING 1)
+    `WITH gone AS (DELETE FROM lexical_docs WHERE session_id = ANY($1::text[]) AND kind IN ('turn', 'summary') RETURNING doc, namespace, kind, id, length),
+     postings AS (DELETE FROM lexical_terms WHERE doc IN (SELECT doc FROM gone) RETURNING 1),
+     ${logRemovals()}
      SELECT namespace, kind, length FROM gone`,
     [sessionIds],
   );

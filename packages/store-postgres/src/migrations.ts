@@ -199,6 +199,31 @@ export const MIGRATIONS: readonly { version: number; description: string; sql: s
         ADD CONSTRAINT lexical_terms_pkey PRIMARY KEY (namespace, kind, term, doc) INCLUDE (tf, length, session_id);
     `,
   },
+  {
+    version: 5,
+    description: "which transaction wrote each lexical document, and a log of removed ones: what a process's replica of a namespace catches up from",
+    sql: `
+      -- the transaction that indexed a document (NULL: written before schema 5, older than any
+      -- replica). A replica keeps the snapshot of its last read and asks for the documents and
+      -- removals that snapshot did not see: in commit order or not, none is missed or read twice
+      ALTER TABLE lexical_docs ADD COLUMN tx xid8;
+      ALTER TABLE lexical_docs ALTER COLUMN tx SET DEFAULT pg_current_xact_id();
+      CREATE INDEX lexical_docs_by_tx ON lexical_docs (namespace, tx);
+      -- a namespace's documents in indexing order, for a replica's first load, page by page
+      CREATE INDEX lexical_docs_by_namespace ON lexical_docs (namespace, doc);
+      -- what was removed (kind and id only, never text), kept a day: a replica that has not read
+      -- for half of that loads its namespace again
+      CREATE TABLE lexical_removals (
+        namespace text COLLATE "C" NOT NULL,
+        kind text COLLATE "C" NOT NULL,
+        id text COLLATE "C" NOT NULL,
+        tx xid8 NOT NULL DEFAULT pg_current_xact_id(),
+        at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX lexical_removals_by_tx ON lexical_removals (namespace, tx);
+      CREATE INDEX lexical_removals_by_age ON lexical_removals (at);
+    `,
+  },
 ];
 
 /**

@@ -27,6 +27,7 @@ import type {
 import { Database } from './database.js';
 import type { PostgresConnectionOptions } from './database.js';
 import { searchDocuments } from './lexical.js';
+import { DEFAULT_REPLICA_DOCUMENTS, LexicalReplica, type LexicalReplicaStats } from './lexical-replica.js';
 import { ImportStatistics } from './statistics.js';
 import { migrate } from './migrations.js';
 import { appendInOneStatement } from './write-messages.js';
@@ -34,14 +35,24 @@ import { countMessages, selectFacts, selectJobs, selectMessages, selectSessions,
 import { applyBatch } from './session-write.js';
 import { applyTopicOp, selectLinks, selectTopicStorage, selectTopics } from './topic-ops.js';
 
-/** Options of `createPostgresSessionStore`: the {@link PostgresConnectionOptions} (URL, schema, pool). */
-export type PostgresSessionStoreOptions = PostgresConnectionOptions;
+/** Options of `createPostgresSessionStore`: the {@link PostgresConnectionOptions} (URL, schema, pool), and the lexical replica's cap. */
+export interface PostgresSessionStoreOptions extends PostgresConnectionOptions {
+  /**
+   * Documents (turns, summaries, facts) this process holds in its lexical replicas across
+   * namespaces (a few hundred bytes each); past it, the least recently searched namespaces are
+   * dropped and loaded again on their next search. The namespace being searched is always held.
+   * 0 answers every search by BM25 in SQL.
+   * @defaultValue 2_000_000
+   */
+  lexicalReplicaDocuments?: number;
+}
 
 /**
  * A {@link SessionStore} on PostgreSQL, shared by every app process and worker that opens the
- * same database and schema. As its own {@link LexicalIndex} it ranks with BM25 computed by the
- * server over postings written in the same transaction as the records, so every process sees
- * one index as soon as a write commits. As a {@link TopicStore} it keeps topics and turn links
+ * same database and schema. As its own {@link LexicalIndex} it ranks with BM25 over postings
+ * written in the same transaction as the records: in process, from a replica of the
+ * namespace's postings caught up from the server before each search (see `LexicalReplica`),
+ * or computed by the server while that replica loads. As a {@link TopicStore} it keeps topics and turn links
  * in their own tables and cold turns compressed in their row.
  *
  * Each `write` is one transaction (a lone append, one statement). Appends lock their session's row, so seqs stay gap-free
@@ -50,10 +61,16 @@ export type PostgresSessionStoreOptions = PostgresConnectionOptions;
 export class PostgresSessionStore implements SessionStore, LexicalIndex, TopicStore {
   private closed = false;
   private readonly statistics: ImportStatistics;
+  private readonly replica: LexicalReplica | undefined;
 
   /** @internal use createPostgresSessionStore(), which connects and migrates first */
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    options: { lexicalReplicaDocuments?: number | undefined } = {},
+  ) {
     this.statistics = new ImportStatistics(db.schema);
+    const cap = options.lexicalReplicaDocuments ?? DEFAULT_REPLICA_DOCUMENTS;
+    this.replica = cap > 0 ? new LexicalReplica(db, cap) : undefined;
   }
 
   async write(batch: WriteBatch): Promise<WriteReceipt> {
@@ -110,7 +127,16 @@ export class PostgresSessionStore implements SessionStore, LexicalIndex, TopicSt
 
   async search(query: LexicalQuery): Promise<LexicalHit[]> {
     this.assertOpen('search');
-    return searchDocuments(this.db, query);
+    if (!(query.k >= 1)) return [];
+    return (await this.replica?.search(query)) ?? searchDocuments(this.db, query);
+  }
+
+  /**
+   * The lexical replicas of this process: the namespaces held and loading, the cap, and how
+   * many searches each path answered (undefined when `lexicalReplicaDocuments` is 0).
+   */
+  lexicalReplicaStats(): LexicalReplicaStats | undefined {
+    return this.replica?.stats();
   }
 
   async writeTopics(ops: TopicOp[]): Promise<void> {
@@ -139,6 +165,7 @@ export class PostgresSessionStore implements SessionStore, LexicalIndex, TopicSt
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.replica?.close();
     await this.db.close();
   }
 
@@ -170,5 +197,5 @@ export async function createPostgresSessionStore(options: PostgresSessionStoreOp
     await db.close();
     throw error;
   }
-  return new PostgresSessionStore(db);
+  return new PostgresSessionStore(db, { lexicalReplicaDocuments: options.lexicalReplicaDocuments });
 }

@@ -158,7 +158,10 @@ describe.skipIf(unavailable !== null)(`PostgresSessionStore on a real server (${
     await sql(`
       SET search_path TO ${schema};
       ALTER TABLE lexical_terms DROP CONSTRAINT lexical_terms_pkey, ADD CONSTRAINT lexical_terms_pkey PRIMARY KEY (namespace, kind, term, doc);
-      DELETE FROM schema_migrations WHERE version = 4;
+      DROP TABLE lexical_removals;
+      DROP INDEX lexical_docs_by_tx, lexical_docs_by_namespace;
+      ALTER TABLE lexical_docs DROP COLUMN tx;
+      DELETE FROM schema_migrations WHERE version >= 4;
     `);
     const store = await open(schema);
     const versions = (await sql(`SELECT version FROM ${schema}.schema_migrations ORDER BY version`)).rows as { version: number }[];

@@ -191,22 +191,31 @@ export class Bm25Index<M> {
 
   /** Indexes `text` under `id`; re-adding an id replaces its text and meta. */
   add(id: string, text: string, meta: M): void {
-    this.remove(id);
     const tokens = this.analyze(text);
     const counts = new Map<string, number>();
     for (const term of tokens) counts.set(term, (counts.get(term) ?? 0) + 1);
+    this.addAnalyzed(id, [...counts.keys()], [...counts.values()], tokens.length, meta);
+  }
+
+  /**
+   * Indexes a document analyzed elsewhere (postings read back from a store): its distinct
+   * `terms`, each one's count in `tfs`, and its `length` in terms, repeats included; what
+   * `analyze` gives for its text, or the scores differ. Re-adding an id replaces it, as `add`.
+   */
+  addAnalyzed(id: string, terms: readonly string[], tfs: readonly number[], length: number, meta: M): void {
+    this.remove(id);
     this.takeDocuments();
     if (this.ids.length > 2 * this.live + RENUMBER_FLOOR) this.renumber();
     const num = this.ids.length;
     this.ids.push(id);
     this.metas.push(meta);
-    this.forward.push({ terms: [...counts.keys()], tfs: [...counts.values()] });
+    this.forward.push({ terms: [...terms], tfs: [...tfs] });
     this.ensureCapacity(this.ids.length);
-    this.lengths[num] = tokens.length;
+    this.lengths[num] = length;
     this.post(num);
     this.numberOf().set(id, num);
     this.live++;
-    this.totalLength += tokens.length;
+    this.totalLength += length;
   }
 
   /** Removes a document; returns false when the id was not indexed. */

@@ -12,18 +12,13 @@ export class InMemoryLexicalIndex {
 
   /** Indexes `text` as the entry's document in its namespace and kind; re-adding an id replaces it. */
   add(namespace: string, entry: LexicalEntry, text: string): void {
-    let kinds = this.byNamespace.get(namespace);
-    if (kinds === undefined) {
-      kinds = new Map();
-      this.byNamespace.set(namespace, kinds);
-    }
-    let index = kinds.get(entry.kind);
-    if (index === undefined) {
-      index = new Bm25Index<string | null>();
-      kinds.set(entry.kind, index);
-    }
     // The meta is the session alone: what a search filters on, and a restore allocates nothing per document for it.
-    index.add(entry.id, text, entry.sessionId);
+    this.indexOf(namespace, entry.kind).add(entry.id, text, entry.sessionId);
+  }
+
+  /** Indexes a document analyzed elsewhere (see `Bm25Index.addAnalyzed`) as the entry's document in its namespace and kind; re-adding an id replaces it. */
+  addAnalyzed(namespace: string, entry: LexicalEntry, terms: readonly string[], tfs: readonly number[], length: number): void {
+    this.indexOf(namespace, entry.kind).addAnalyzed(entry.id, terms, tfs, length, entry.sessionId);
   }
 
   /** Removes one document, if indexed; drops indexes and namespaces it leaves empty. */
@@ -49,6 +44,21 @@ export class InMemoryLexicalIndex {
       for (const hit of index.search(query.text, query.k, accept)) hits.push({ kind, id: hit.id, score: hit.score });
     }
     return hits.sort((a, b) => b.score - a.score || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0)).slice(0, Math.max(0, Math.floor(query.k)));
+  }
+
+  /** The index of a namespace and kind, made when first written to. */
+  private indexOf(namespace: string, kind: LexicalKind): Bm25Index<string | null> {
+    let kinds = this.byNamespace.get(namespace);
+    if (kinds === undefined) {
+      kinds = new Map();
+      this.byNamespace.set(namespace, kinds);
+    }
+    let index = kinds.get(kind);
+    if (index === undefined) {
+      index = new Bm25Index<string | null>();
+      kinds.set(kind, index);
+    }
+    return index;
   }
 
   /** Drops every namespace's documents. */
