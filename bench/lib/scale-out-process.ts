@@ -12,7 +12,7 @@
  */
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { setImmediate as nextMacrotask } from 'node:timers/promises';
+import { setImmediate as nextMacrotask, setTimeout as sleep } from 'node:timers/promises';
 import { createMemory, type JobQueue, type Memory, type PendingJob } from '@strata/core';
 import { createPostgresSessionStore } from '@strata/store-postgres';
 import { createSqliteKnowledgeBase, createSqliteSessionStore } from '@strata/store-sqlite';
@@ -31,6 +31,12 @@ export interface AppendProcessConfig {
   appends: number;
   sessionTurns: number;
   seed: number;
+  /**
+   * A chat-paced companion (part 1): at most this many turns a second, each an append then a
+   * getContext with a question (1,000-token budget), as a chat app does. Unset: appends only,
+   * back to back.
+   */
+  chatTurnsPerSecond?: number;
 }
 
 /** What a process prints after `done `. */
@@ -84,12 +90,18 @@ async function main(): Promise<void> {
   const samples: number[] = [];
   let sessionId = '';
   const started = process.hrtime.bigint();
+  const pace = config.chatTurnsPerSecond === undefined ? undefined : 1000 / config.chatTurnsPerSecond;
   for (let i = 0; i < config.appends; i++) {
     if (i % config.sessionTurns === 0) sessionId = (await memory.sessions.create({ namespace: config.namespace })).id;
     const turn = chat.next();
     const before = process.hrtime.bigint();
     await memory.append(sessionId, turn);
     samples.push(nsToMs(process.hrtime.bigint() - before));
+    if (pace !== undefined) {
+      await memory.getContext(sessionId, { query: chat.query(), budgetTokens: 1000 });
+      const next = Number(started / 1_000_000n) + (i + 1) * pace;
+      await sleep(Math.max(0, next - Number(process.hrtime.bigint() / 1_000_000n)));
+    }
     // as an app awaiting its model: planning, deferred by the append, runs here
     await nextMacrotask();
   }

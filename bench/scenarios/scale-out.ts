@@ -28,7 +28,7 @@ import { ChromaClient } from 'chromadb';
 import pg from 'pg';
 import { createMemory, HashingEmbeddings, type KnowledgeBase, type Memory, type MemoryOptions, type SessionStore } from '@strata/core';
 import { collectionNameFor, createChromaKnowledgeBase } from '@strata/kb-chroma';
-import { createPostgresSessionStore } from '@strata/store-postgres';
+import { createPostgresSessionStore, PostgresSessionStore } from '@strata/store-postgres';
 import { createSqliteKnowledgeBase, createSqliteSessionStore } from '@strata/store-sqlite';
 import { countRedisKeys, deleteRedisKeys } from '@strata/testkit/redis';
 import { createBullMqJobQueue, readQueueStats, type LatencyStats } from '@strata/worker';
@@ -251,19 +251,51 @@ interface SizeResult {
   importRate: number;
   context: LatencySummary;
   firstContextMs: number;
+  /** PostgreSQL: from the first getContext's return to the lexical replica holding the namespace. */
+  replicaReadyMs: number | undefined;
   append: LatencySummary;
 }
 
-/** getContext on random imported sessions with the generator's queries (as memory-latency's timeContext). */
-async function timeContext(memory: Memory, chat: ConversationGenerator, sessionIds: string[], plan: Plan, calls: number): Promise<{ samples: number[]; firstMs: number }> {
+/** Chat turns a second of the second app process while PostgreSQL's getContext is timed (an append and a getContext each). */
+const COMPANION_TURNS_PER_SECOND = 10;
+
+/**
+ * getContext on random imported sessions with the generator's queries (as memory-latency's
+ * timeContext). The first call loads what the store caches per namespace (SQLite: its lexical
+ * index and vectors, before it answers; PostgreSQL: its lexical replica, in the background,
+ * whose load is awaited and timed). On PostgreSQL a second app process on the schema makes
+ * chat turns meanwhile (`companion`), so the timed calls read its writes.
+ */
+async function timeContext(
+  memory: Memory,
+  store: SessionStore,
+  chat: ConversationGenerator,
+  sessionIds: string[],
+  plan: Plan,
+  calls: number,
+  companion: (() => Promise<() => Promise<void>>) | undefined,
+): Promise<{ samples: number[]; firstMs: number; replicaReadyMs: number | undefined }> {
   const call = async (): Promise<void> => {
     const sessionId = sessionIds[chat.index(sessionIds.length)] as string;
     await memory.getContext(sessionId, { query: chat.query(), budgetTokens: BUDGET_TOKENS });
   };
-  // the first call loads what the store caches per namespace (SQLite: lexical index, vectors)
   const firstMs = await timeOnce(call);
-  const all = await timeEach(plan.contextWarmup + calls, call, () => nextMacrotask());
-  return { samples: all.slice(plan.contextWarmup), firstMs };
+  let replicaReadyMs: number | undefined;
+  if (store instanceof PostgresSessionStore) {
+    const started = performance.now();
+    while (!store.lexicalReplicaStats()?.held.some((held) => held.namespace === NAMESPACE)) {
+      await call();
+      await sleep(50);
+    }
+    replicaReadyMs = performance.now() - started;
+  }
+  const stop = await companion?.();
+  try {
+    const all = await timeEach(plan.contextWarmup + calls, call, () => nextMacrotask());
+    return { samples: all.slice(plan.contextWarmup), firstMs, replicaReadyMs };
+  } finally {
+    await stop?.();
+  }
 }
 
 /** Single appends as memory-latency's: a new session every SESSION_TURNS turns, an untimed macrotask after each. */
@@ -283,7 +315,29 @@ async function timeAppends(memory: Memory, chat: ConversationGenerator, plan: Pl
 /** One namespace grown by import to each corpus size; at each, getContext then single appends. */
 async function measureAtSizes(kind: StoreKind, plan: Plan, resources: RunResources): Promise<SizeResult[]> {
   const name = STORE_NAME[kind];
-  const memory = await openMemory(kind, placeFor(kind, resources, 'latency'));
+  const place = placeFor(kind, resources, 'latency');
+  const store = await openStore(kind, place);
+  const memory = await createMemory({ store, knowledge: await createSqliteKnowledgeBase({ path: place.path }) });
+  // PostgreSQL's second app process: chat turns on the same schema while getContext is timed
+  const companion =
+    kind === 'postgres'
+      ? async (): Promise<() => Promise<void>> => {
+          const app = spawnApp({
+            store: kind,
+            postgresUrl: POSTGRES_URL,
+            schema: place.schema,
+            path: join(resources.dir(), 'companion-knowledge.sqlite'),
+            namespace: NAMESPACE,
+            appends: 1_000_000,
+            sessionTurns: SESSION_TURNS,
+            seed: SEED + 50,
+            chatTurnsPerSecond: COMPANION_TURNS_PER_SECOND,
+          });
+          await app.line('ready', 90_000);
+          app.child.stdin.write('go\n');
+          return () => killApps([app]);
+        }
+      : undefined;
   try {
     const chat = new ConversationGenerator(SEED + 7);
     const sessionIds: string[] = [];
@@ -298,10 +352,20 @@ async function measureAtSizes(kind: StoreKind, plan: Plan, resources: RunResourc
       sessionIds.push(...imported.sessionIds);
       const importedFrom = stored;
       stored += count;
-      const context = await stage(`${name}: getContext at ${size}`, () => timeContext(memory, chat, sessionIds, plan, messages >= 1_000_000 ? plan.contextCallsAtMillion : plan.contextCalls));
+      const context = await stage(`${name}: getContext at ${size}`, () =>
+        timeContext(memory, store, chat, sessionIds, plan, messages >= 1_000_000 ? plan.contextCallsAtMillion : plan.contextCalls, companion),
+      );
       const appends = await stage(`${name}: appends at ${size}`, () => timeAppends(memory, chat, plan));
       stored += plan.appendWarmup + plan.appends;
-      results.push({ messages, importedFrom, importRate: count / (imported.ms / 1000), context: summarize(context.samples), firstContextMs: context.firstMs, append: summarize(appends) });
+      results.push({
+        messages,
+        importedFrom,
+        importRate: count / (imported.ms / 1000),
+        context: summarize(context.samples),
+        firstContextMs: context.firstMs,
+        replicaReadyMs: context.replicaReadyMs,
+        append: summarize(appends),
+      });
     }
     return results;
   } finally {
@@ -521,12 +585,17 @@ export async function runScaleOutBench(options: { quick: boolean }): Promise<{ l
     for (const kind of STORES) {
       const at = sizes.get(kind)?.[i] as SizeResult;
       latencies.push({ metric: `${STORE_NAME[kind]}: append 1 message, ${size} messages in namespace`, summary: at.append });
-      latencies.push({ metric: `${STORE_NAME[kind]}: getContext, ${size} messages in namespace (imported)`, summary: at.context });
+      latencies.push({
+        metric: `${STORE_NAME[kind]}: getContext, ${size} messages in namespace (imported)${kind === 'postgres' ? `, a second app process making ${COMPANION_TURNS_PER_SECOND} chat turns/s` : ''}`,
+        summary: at.context,
+      });
     }
     for (const kind of STORES) {
       const at = sizes.get(kind)?.[i] as SizeResult;
       figures.push({ name: `${STORE_NAME[kind]}: import throughput, ${label(at.importedFrom)} -> ${size} messages (bundles of 5,000)`, value: Math.round(at.importRate), unit: 'messages/s' });
       figures.push({ name: `${STORE_NAME[kind]}: first getContext after import to ${size} (loads caches)`, value: at.firstContextMs, unit: 'ms' });
+      if (at.replicaReadyMs !== undefined)
+        figures.push({ name: `${STORE_NAME[kind]}: lexical replica held ${size} messages after (loaded in the background; SQL answers meanwhile)`, value: Math.round(at.replicaReadyMs), unit: 'ms' });
     }
     const onPg = pgSizes[i] as SizeResult;
     const lite = sqliteSizes[i] as SizeResult;
@@ -600,7 +669,7 @@ export async function runScaleOutBench(options: { quick: boolean }): Promise<{ l
     ],
     notes: [
       `PostgreSQL: ${POSTGRES_URL.replace(/\/\/[^@]*@/, '//')}, ${released.schemas} schema(s) made for this run (strata_bench_scale_${resources.id}_*) and dropped after it; SQLite: files in temp dirs, removed; Redis: ${REDIS_URL}, prefixes strata-bench-scale-${resources.id}-*, deleted (${released.keysLeft} keys left)${isChromaReachable ? `; Chroma: ${CHROMA_URL}, one collection, deleted` : ''}. The bench, its app and worker processes share this machine's ${cores} cores (os.availableParallelism()), with the servers when they run here too; the load average at the start is among the figures.`,
-      `Part 1 (latency at size): one memory per store, one namespace grown by memory.import (bundles of ${PER_BUNDLE}, ${SESSION_TURNS} turns per session) to ${sizesText} messages; at each size getContext (${plan.contextWarmup} warm-up + ${plan.contextCalls} calls, ${plan.contextCallsAtMillion} at 1M: a generated question on a random imported session, a ${BUDGET_TOKENS}-token budget, an untimed macrotask after each, as memory-latency), then ${plan.appendWarmup} warm-up + ${plan.appends} single appends (one message per call, a new session every ${SESSION_TURNS} turns, an untimed macrotask after each, as memory-latency). Those appends stay in the namespace; the next import brings it to the next size exactly. Derivation runs on createMemory's in-process queue for both stores, so the imported turns derive in the background while these rows are timed (as memory-latency's imported rows). Only the session store differs: the PostgreSQL memory keeps its vectors in a SQLite knowledge base file, as the SQLite memory does in its own file.`,
+      `Part 1 (latency at size): one memory per store, one namespace grown by memory.import (bundles of ${PER_BUNDLE}, ${SESSION_TURNS} turns per session) to ${sizesText} messages; at each size getContext (${plan.contextWarmup} warm-up + ${plan.contextCalls} calls, ${plan.contextCallsAtMillion} at 1M: a generated question on a random imported session, a ${BUDGET_TOKENS}-token budget, an untimed macrotask after each, as memory-latency), then ${plan.appendWarmup} warm-up + ${plan.appends} single appends (one message per call, a new session every ${SESSION_TURNS} turns, an untimed macrotask after each, as memory-latency). Those appends stay in the namespace; the next import brings it to the next size exactly. Derivation runs on createMemory's in-process queue for both stores, so the imported turns derive in the background while these rows are timed (as memory-latency's imported rows). Only the session store differs: the PostgreSQL memory keeps its vectors in a SQLite knowledge base file, as the SQLite memory does in its own file. On PostgreSQL, the first getContext starts the load of the process's lexical replica of the namespace in the background (BM25 in SQL answers meanwhile); the bench waits until it is held (timed, figures) before the warm-up, and a second app process on the schema makes ${COMPANION_TURNS_PER_SECOND} chat turns a second (an append and a getContext each, turns of its own sessions in the namespace) while getContext is timed, so each timed call reads another process's writes. SQLite's rows are one process: the embedded default, the reference the PostgreSQL rows are compared with.`,
       `Part 2 (write throughput): ${plan.processes.join(', ')} app processes (child Node processes) on one PostgreSQL schema or one SQLite file (WAL, busy timeout 5 s), a fresh one per run, each process appending ${plan.appendsPerProcess} turns one at a time to sessions of its own (a new one every ${SESSION_TURNS} turns, a macrotask after each append). They start together on a signal once all are connected; appends/s is all appends over the wall time from that signal to the last process done. Their queue derives nothing (as a scale-out app whose workers derive): each planned job is kept pending, so planning reads what it would with a real backlog, and the figure is the store's write path, not the models'. The latency rows pool the appends of all processes.`,
       `Part 3 (freshness): an app process (the bench) on PostgreSQL + ${fresh.knowledge}${isChromaReachable ? '' : ` (Chroma did not answer at ${CHROMA_URL})`}, and on SQLite (store and knowledge base in one file), each with a BullMQ queue (deriveConcurrency 0: it only applies results) and ${plural(FRESHNESS_WORKERS.processes, 'worker process')} (startWorker, offline models, concurrency ${FRESHNESS_WORKERS.concurrency}); ${plan.freshnessRate} turns/s for ${plan.freshnessSeconds} s, round robin over ${plan.freshnessSessions} sessions, then flush. enqueue -> applied is readQueueStats(...).latencyMs.apply: every job of the run (ingest, summaries, consolidation), recorded in Redis by the applying app (nearest rank of the newest 2,000). The samples start with the workers' first jobs (cold processes), which weigh on p95 in --quick's short run.`,
       `Part 4 (a large single append): the bulk-append scenario's figures at ${label(BULK_APPEND_TURNS)} turns (SQLite file, offline models, each variant in a fresh process): one append of the whole history, then one chat turn, then the derivation of the backlog, watched from the event loop (longest gap of a 1 ms timer, monitorEventLoopDelay).`,
