@@ -107,6 +107,8 @@ export class LexicalReplica {
   /** Namespaces being loaded in the background. */
   private readonly loading = new Set<string>();
   private readonly counts = { replica: 0, sql: 0 };
+  /** Terms and session ids seen, each kept once (see `intern`); emptied when nothing is held. */
+  private strings = new Map<string, string>();
   private closed = false;
 
   constructor(
@@ -157,6 +159,7 @@ export class LexicalReplica {
     this.index.clear();
     this.held.clear();
     this.loading.clear();
+    this.strings = new Map();
   }
 
   /**
@@ -257,7 +260,20 @@ export class LexicalReplica {
   }
 
   private add(namespace: string, row: DocumentRow): void {
-    this.index.addAnalyzed(namespace, { kind: row.kind, id: row.id, sessionId: row.session_id }, row.terms ?? [], (row.tfs ?? []).map(Number), row.length);
+    const terms = (row.terms ?? []).map((term) => this.intern(term));
+    const sessionId = row.session_id === null ? null : this.intern(row.session_id);
+    this.index.addAnalyzed(namespace, { kind: row.kind, id: row.id, sessionId }, terms, (row.tfs ?? []).map(Number), row.length);
+  }
+
+  /**
+   * One string object for each term and session id: the driver makes a new one per row, and
+   * each document keeps its terms (for its removal) and its session (for filtering).
+   */
+  private intern(text: string): string {
+    const known = this.strings.get(text);
+    if (known !== undefined) return known;
+    this.strings.set(text, text);
+    return text;
   }
 
   /** Drops the least recently searched namespaces (never `keep`) while the documents held pass the cap. */
@@ -275,6 +291,7 @@ export class LexicalReplica {
   private drop(namespace: string): void {
     this.held.delete(namespace);
     this.index.drop(namespace);
+    if (this.held.size === 0 && this.loading.size === 0) this.strings = new Map();
   }
 
   private forget(namespace: string): void {
