@@ -84,7 +84,8 @@ export async function call(app: { request: (path: string, init: RequestInit) => 
     ...options.headers,
   };
   const body = options.json === undefined ? options.body : JSON.stringify(options.json);
-  const response = await app.request(path, { method, headers, ...(body === undefined ? {} : { body }) });
+  // (the DOM lib and undici type a body differently: one program checks this beside code that loads each)
+  const response = await app.request(path, { method, headers, ...(body === undefined ? {} : { body: body as NonNullable<RequestInit['body']> }) });
   const text = await response.text();
   const type = response.headers.get('content-type') ?? '';
   // biome-ignore lint/suspicious/noExplicitAny: tests read answers of many shapes
