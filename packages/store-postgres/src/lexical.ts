@@ -85,14 +85,11 @@ export async function indexDocuments(tx: Transaction, documents: readonly Lexica
 export const REMOVALS_KEPT_SECONDS = 24 * 3600;
 
 /**
- * The parts of a removal statement that log what it removed for replicas and, now and then,
- * drop log rows past {@link REMOVALS_KEPT_SECONDS} (every statement doing it would make
- * concurrent removals wait on the same old rows).
+ * The parts of a removal statement that log what it removed for replicas (kind and id, never
+ * text), and drop log rows past {@link REMOVALS_KEPT_SECONDS} (by their age index: usually none).
  */
-function logRemovals(): string {
-  const prune = Math.random() < 1 / 64 ? `, pruned AS (DELETE FROM lexical_removals WHERE at < now() - interval '${REMOVALS_KEPT_SECONDS} seconds' RETURNING 1)` : '';
-  return `logged AS (INSERT INTO lexical_removals (namespace, kind, id) SELECT namespace, kind, id FROM gone RETURNING 1)${prune}`;
-}
+const LOG_REMOVALS = `logged AS (INSERT INTO lexical_removals (namespace, kind, id) SELECT namespace, kind, id FROM gone RETURNING 1),
+     pruned AS (DELETE FROM lexical_removals WHERE at < now() - interval '${REMOVALS_KEPT_SECONDS} seconds' RETURNING 1)`;
 
 /** Removes documents of one kind by id; unknown ids are ignored. */
 export async function removeDocuments(tx: Queryable, kind: LexicalKind, ids: readonly string[]): Promise<void> {
@@ -100,7 +97,7 @@ export async function removeDocuments(tx: Queryable, kind: LexicalKind, ids: rea
   const removed = await tx.query<{ namespace: string; length: number }>(
     `WITH gone AS (DELETE FROM lexical_docs WHERE kind = $1 AND id = ANY($2::text[]) RETURNING doc, namespace, kind, id, length),
      postings AS (DELETE FROM lexical_terms WHERE doc IN (SELECT doc FROM gone) RETURNING 1),
-     ${logRemovals()}
+     ${LOG_REMOVALS}
      SELECT namespace, length FROM gone`,
     [kind, ids],
   );
@@ -116,7 +113,7 @@ export async function removeSessionDocuments(tx: Queryable, sessionIds: readonly
   const removed = await tx.query<{ namespace: string; kind: LexicalKind; length: number }>(
     `WITH gone AS (DELETE FROM lexical_docs WHERE session_id = ANY($1::text[]) AND kind IN ('turn', 'summary') RETURNING doc, namespace, kind, id, length),
      postings AS (DELETE FROM lexical_terms WHERE doc IN (SELECT doc FROM gone) RETURNING 1),
-     ${logRemovals()}
+     ${LOG_REMOVALS}
      SELECT namespace, kind, length FROM gone`,
     [sessionIds],
   );

@@ -234,6 +234,22 @@ describe.skipIf(unavailable !== null)(`the lexical replica of PostgresSessionSto
     expect(store.lexicalReplicaStats()?.held).toEqual([{ namespace: 'n2', documents: 40 }]);
   });
 
+  it('logs what it removes for replicas as kind and id only, and drops log rows older than a day with the next removal', async () => {
+    const schema = uniqueSchema();
+    const store = await open(schema);
+    await store.write({
+      ops: [
+        { type: 'putSession', session: session('s1') },
+        { type: 'appendMessages', sessionId: 's1', messages: [turn('m1', 1), turn('m2', 2)] },
+      ],
+    });
+    await sql(`INSERT INTO ${schema}.lexical_removals (namespace, kind, id, at) VALUES ('ns', 'turn', 'old', now() - interval '25 hours'), ('ns', 'turn', 'recent', now() - interval '23 hours')`);
+    await store.write({ ops: [{ type: 'delete', messages: ['m1'] }] });
+    const rows = (await sql(`SELECT * FROM ${schema}.lexical_removals ORDER BY at`)).rows as Record<string, unknown>[];
+    expect(rows.map((row) => row.id)).toEqual(['recent', 'm1']);
+    expect(Object.keys(rows[1] ?? {}).sort()).toEqual(['at', 'id', 'kind', 'namespace', 'tx']);
+  });
+
   it('another process never serves a turn or fact forgotten here, including after it lost its connections', async () => {
     const schema = uniqueSchema();
     const store = await open(schema);
