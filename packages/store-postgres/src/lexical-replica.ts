@@ -107,6 +107,8 @@ export class LexicalReplica {
   /** Namespaces being loaded in the background. */
   private readonly loading = new Set<string>();
   private readonly counts = { replica: 0, sql: 0 };
+  /** Documents in the index across namespaces, held or loading (kept as they change: the cap is checked without a walk). */
+  private documents = 0;
   /** Terms and session ids seen, each kept once (see `intern`); emptied when nothing is held. */
   private strings = new Map<string, string>();
   private closed = false;
@@ -157,6 +159,7 @@ export class LexicalReplica {
   close(): void {
     this.closed = true;
     this.index.clear();
+    this.documents = 0;
     this.held.clear();
     this.loading.clear();
     this.strings = new Map();
@@ -190,11 +193,13 @@ export class LexicalReplica {
       this.drop(namespace);
       return;
     }
+    const before = this.index.size(namespace);
     // removals first: a document removed then indexed again under its id comes back as a new row
     for (const row of rows) if (row.op === 'r') this.index.remove(namespace, row.kind, row.id);
     const added = rows.filter((row) => row.op === 'a').sort((a, b) => compareDocs(a.doc, b.doc));
     for (const row of added) this.add(namespace, row);
-    if (added.length > 0) this.keepCap(namespace);
+    this.documents += this.index.size(namespace) - before;
+    this.keepCap(namespace);
     replica.snapshot = mark.snapshot as string;
     replica.xmin = mark.xmin as string;
     replica.readAt = mark.read_at as number;
@@ -211,7 +216,7 @@ export class LexicalReplica {
     try {
       const [mark] = await this.db.query<SnapshotRow>(SNAPSHOT_SQL);
       const replica: Replica = { snapshot: mark?.snapshot as string, xmin: mark?.xmin as string, readAt: mark?.read_at as number, running: undefined, queued: undefined };
-      this.index.drop(namespace);
+      this.dropDocuments(namespace);
       const last = await this.loadPage(namespace, '0');
       if (last !== undefined) {
         void this.loadRest(namespace, replica, last);
@@ -241,7 +246,9 @@ export class LexicalReplica {
   private async loadPage(namespace: string, after: string): Promise<string | undefined> {
     const rows = await this.db.query<DocumentRow>(PAGE_SQL, [namespace, after], 'strata_replica_page');
     if (this.closed || !this.loading.has(namespace)) return undefined;
+    const before = this.index.size(namespace);
     for (const row of rows) this.add(namespace, row);
+    this.documents += this.index.size(namespace) - before;
     return rows.length === PAGE_DOCUMENTS ? (rows[rows.length - 1] as DocumentRow).doc : undefined;
   }
 
@@ -276,22 +283,25 @@ export class LexicalReplica {
     return text;
   }
 
-  /** Drops the least recently searched namespaces (never `keep`) while the documents held pass the cap. */
+  /** Drops the least recently searched namespaces (never `keep`, nor one loading) while the documents pass the cap. */
   private keepCap(keep: string): void {
-    let total = 0;
-    for (const namespace of this.held.keys()) total += this.index.size(namespace);
+    if (this.documents <= this.maxDocuments) return;
     for (const namespace of [...this.held.keys()]) {
-      if (total <= this.maxDocuments) break;
-      if (namespace === keep) continue;
-      total -= this.index.size(namespace);
-      this.drop(namespace);
+      if (this.documents <= this.maxDocuments) break;
+      if (namespace !== keep) this.drop(namespace);
     }
   }
 
   private drop(namespace: string): void {
     this.held.delete(namespace);
-    this.index.drop(namespace);
+    this.dropDocuments(namespace);
     if (this.held.size === 0 && this.loading.size === 0) this.strings = new Map();
+  }
+
+  /** Removes the namespace's documents from the index, and from the count. */
+  private dropDocuments(namespace: string): void {
+    this.documents -= this.index.size(namespace);
+    this.index.drop(namespace);
   }
 
   private forget(namespace: string): void {
