@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { analyzeText } from './analyze.js';
 import { Bm25Index, imageOfDump, type Bm25Hit } from './bm25-index.js';
 
 const all = (): boolean => true;
@@ -17,6 +18,24 @@ describe('Bm25Index', () => {
     expect(hits).toHaveLength(1);
     expect(hits[0]?.id).toBe('a');
     expect(hits[0]?.score).toBeCloseTo(Math.LN2, 12);
+  });
+
+  it('scores a document added analyzed (terms, counts, length) exactly as one added as text, through a replacement and a removal', () => {
+    const docs: Record<string, string> = { a1: 'the cat sat on the cat mat', a2: 'a dog and a cat', b1: 'dogs chase cats in the garden', b2: 'garden gnome' };
+    const byText = indexOf(docs);
+    const analyzed = new Bm25Index<{ group: string }>();
+    const addAnalyzed = (id: string, text: string): void => {
+      const counts = new Map<string, number>();
+      const terms = analyzeText(text);
+      for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+      analyzed.addAnalyzed(id, [...counts.keys()], [...counts.values()], terms.length, { group: id.slice(0, 1) });
+    };
+    for (const [id, text] of Object.entries(docs)) addAnalyzed(id, text);
+    for (const index of [byText, analyzed]) index.remove('b2');
+    byText.add('a2', 'a cat in the garden', { group: 'a' });
+    addAnalyzed('a2', 'a cat in the garden');
+    for (const query of ['cat', 'garden cat', 'dog gnome mat']) expect(analyzed.search(query, 10, all)).toEqual(byText.search(query, 10, all));
+    expect(analyzed.size).toBe(3);
   });
 
   it('weighs a rare term above a common one', () => {
