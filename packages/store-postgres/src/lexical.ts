@@ -5,9 +5,11 @@ import type { Queryable, Transaction } from './database.js';
 /*
  * Lexical search answered by PostgreSQL: Okapi BM25 (k1 = 1.2, b = 0.75, idf = ln(1 + (N - df
  * + 0.5) / (df + 0.5))), the formula of core's in-process index, computed in SQL over postings
- * of the terms core's analyzeText gives. Every process sees a write's postings when it
- * commits: there is no index to load or keep in step per process. Documents are indexed
- * inside the write that stores them, so the index cannot drift from the records.
+ * of the terms core's analyzeText gives. Documents are indexed inside the write that stores
+ * them, so the postings cannot drift from the records, and every process sees them when the
+ * write commits. A process searches its replica of a namespace's postings (lexical-replica.ts),
+ * caught up from these tables before each search; this SQL answers while that replica loads,
+ * or when replicas are off.
  */
 
 const K1 = 1.2;
