@@ -76,21 +76,38 @@ export async function selectSummaries(db: Queryable, filter: SummaryFilter): Pro
   return (await db.query<SummaryRow>(sql, conditions.params)).map(toSummary);
 }
 
+/**
+ * With `predicateKinds` in a namespace, the rows come from one scan of the (namespace, kind,
+ * valid_to) index per kind, whatever the planner's statistics say: as one filter, it was
+ * planned as a scan of every current fact of the namespace (observations by the thousand)
+ * that kept the few profile facts (1.3 ms over 8k facts, growing with the namespace).
+ */
 export async function selectFacts(db: Queryable, filter: FactFilter): Promise<Fact[]> {
-  const conditions = new Conditions()
+  const current = filter.includeSuperseded !== true;
+  const conditions = new Conditions();
+  const byKind = filter.predicateKinds !== undefined && filter.namespace !== undefined;
+  const source = byKind ? kindScans(conditions.next(filter.predicateKinds), conditions.next(filter.namespace), current) : 'facts f';
+  conditions
     .add('f.id = ANY(?::text[])', filter.ids)
     .add('f.namespace = ?', filter.namespace)
     .add('f.subject = ?', filter.subject === undefined ? undefined : storedText(filter.subject))
     .add('f.predicate = ?', filter.predicate === undefined ? undefined : storedText(filter.predicate))
-    .add("split_part(f.predicate, ':', 1) = ANY(?::text[])", filter.predicateKinds)
+    .add("split_part(f.predicate, ':', 1) = ANY(?::text[])", byKind ? undefined : filter.predicateKinds)
     .add("f.id IN (SELECT p.item_id FROM provenance p WHERE p.message_id = ANY(?::text[]) AND p.item_kind = 'fact')", filter.sourceMessageIds);
-  if (filter.includeSuperseded !== true) conditions.addClause('f.valid_to IS NULL');
+  if (current) conditions.addClause('f.valid_to IS NULL');
   const count = countOf(filter.last);
-  const columns = `SELECT ${FACT_COLUMNS}, ${sourcesOf('fact', 'f')} FROM facts f`;
-  if (count === undefined) return (await db.query<FactRow>(`${columns}${conditions.where()} ORDER BY f.valid_from, f.id`, conditions.params)).map(toFact);
+  const columns = `SELECT ${FACT_COLUMNS}, ${sourcesOf('fact', 'f')} FROM`;
+  if (count === undefined) return (await db.query<FactRow>(`${columns} ${source}${conditions.where()} ORDER BY f.valid_from, f.id`, conditions.params)).map(toFact);
   // the newest N rows are chosen first, so provenance is read for those alone
-  const newest = `SELECT f.id FROM facts f${conditions.where()} ORDER BY f.valid_from DESC, f.id DESC LIMIT ${conditions.next(count)}`;
-  return (await db.query<FactRow>(`${columns} WHERE f.id IN (${newest}) ORDER BY f.valid_from, f.id`, conditions.params)).map(toFact);
+  const newest = `SELECT f.* FROM ${source}${conditions.where()} ORDER BY f.valid_from DESC, f.id DESC LIMIT ${conditions.next(count)}`;
+  return (await db.query<FactRow>(`${columns} (${newest}) AS f ORDER BY f.valid_from, f.id`, conditions.params)).map(toFact);
+}
+
+/** The facts of the kinds in `kinds` (a text[] parameter) in one namespace, as a table named f. */
+function kindScans(kinds: string, namespace: string, current: boolean): string {
+  // OFFSET 0 keeps the lateral subquery a per-kind index scan instead of being flattened into a join
+  return `(SELECT x.* FROM (SELECT DISTINCT unnest(${kinds}::text[]) AS kind) AS k
+    CROSS JOIN LATERAL (SELECT * FROM facts y WHERE y.namespace = ${namespace} AND split_part(y.predicate, ':', 1) = k.kind${current ? ' AND y.valid_to IS NULL' : ''} OFFSET 0) AS x) AS f`;
 }
 
 /** Messages per session, counted on the (session_id, seq) index; every id given is a key (0 when it has none). */

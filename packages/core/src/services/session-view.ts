@@ -64,7 +64,12 @@ export async function loadWorkingTier(deps: MemoryDeps, session: Session): Promi
  * summarized is never enumerated (those turns stay reachable through search).
  */
 export async function loadSessionView(deps: MemoryDeps, session: Session, recentTokens: number): Promise<SessionView> {
-  const { synopsis, summaries, coveredThrough } = await loadWorkingTier(deps, session);
+  // The newest chunk is read beside the working tier, not after it (one round trip less on a
+  // networked store): its turns past the covered run are what a read from there returns.
+  const [{ synopsis, summaries, coveredThrough }, newest] = await Promise.all([
+    loadWorkingTier(deps, session),
+    session.lastSeq > 0 ? deps.store.messages({ sessionId: session.id, toSeq: session.lastSeq, last: WINDOW_CHUNK }) : Promise.resolve([]),
+  ]);
   const ranges: SeqRange[] = summaries.map((s) => ({ fromSeq: s.fromSeq, toSeq: s.toSeq }));
   const isUncovered = (m: StoredMessage): boolean => !isCovered(m.seq, ranges);
   const base = { session, ...(synopsis ? { synopsis } : {}), summaries };
@@ -73,7 +78,8 @@ export async function loadSessionView(deps: MemoryDeps, session: Session, recent
   let toSeq = session.lastSeq;
   let isComplete = false;
   while (toSeq > coveredThrough) {
-    const chunk = await deps.store.messages({ sessionId: session.id, fromSeq: coveredThrough + 1, toSeq, last: WINDOW_CHUNK });
+    const chunk =
+      toSeq === session.lastSeq ? newest.filter((m) => m.seq > coveredThrough) : await deps.store.messages({ sessionId: session.id, fromSeq: coveredThrough + 1, toSeq, last: WINDOW_CHUNK });
     const kept = chunk.filter(isUncovered);
     window.unshift(kept);
     const first = chunk[0];

@@ -8,6 +8,7 @@ import { boundedMemo } from '../../shared/bounded-memo.js';
 import { adaptShares } from '../../engine/retrieval/adapt-shares.js';
 import { assembleContext, type Assembly } from '../../engine/retrieval/assemble-context.js';
 import { MESSAGE_OVERHEAD_TOKENS, type MemoryDeps } from '../deps.js';
+import type { ParsedQuery } from '../../engine/retrieval/parsed-query.js';
 import { parsedQueryFor, retrieve } from './retrieve.js';
 import { readableOnly, type SkippedRecord } from './readable.js';
 import { searchOnce } from './search-once.js';
@@ -99,23 +100,35 @@ export async function buildContext(deps: MemoryDeps, session: Session, options: 
   const { query, budgetTokens, systemPrompt } = options;
   // Only the newest turns a context of this budget could show: a backlog is reached through search.
   const skipped: SkippedRecord[] = [];
+  const { context } = deps.policy;
+  // the two retrievals search the facts for the same words three times: once is enough
+  const searching: MemoryDeps = { ...deps, lexical: searchOnce(deps.lexical) };
+  // What does not depend on the session's tiers is read beside them (fewer round trips in a
+  // row on a networked store): the query's facts when the query is given, the pending jobs,
+  // and the profile (the newest current profile facts: enough for every profile line after
+  // the query's own facts are left out).
+  const given = query === undefined ? undefined : parsedQueryFor(deps, query);
+  const factsOf = (parsed: ParsedQuery) => retrieve(searching, { namespace: session.namespace, query: parsed, k: context.factCandidates, kinds: ['fact'], skipped });
+  const beside = Promise.all([
+    given === undefined ? undefined : factsOf(given),
+    deps.queue.pending(session.id),
+    deps.store.facts({ namespace: session.namespace, predicateKinds: [...PROFILE_PREDICATE_KINDS], last: PROFILE_CANDIDATES + context.factCandidates }),
+  ]);
+  // awaited below; until then a failure must not be an unhandled rejection (the tiers' read may fail first)
+  beside.catch(() => undefined);
   const view = readableView(await loadSessionView(deps, session, budgetTokens), skipped);
   const current = await loadCurrentTurn(deps, session, view.uncovered, skipped);
   const currentIds = new Set(current.map((m) => m.id));
   const effectiveQuery = query ?? lastUserText(current.length ? current : view.uncovered);
   const shown = new Set<string>([...view.uncovered.map((m) => m.id), ...currentIds, ...view.summaries.map((s) => s.id), ...(view.synopsis ? [view.synopsis.id] : [])]);
-  const { context } = deps.policy;
   // analysed once: every channel of both retrievals and the shares below read it
-  const parsed = parsedQueryFor(deps, effectiveQuery);
-  // the two retrievals search the facts for the same words three times: once is enough
-  const searching: MemoryDeps = { ...deps, lexical: searchOnce(deps.lexical) };
-  const [facts, recalled, jobs, profile] = await Promise.all([
-    retrieve(searching, { namespace: session.namespace, query: parsed, k: context.factCandidates, kinds: ['fact'], skipped }),
+  const parsed = given ?? parsedQueryFor(deps, effectiveQuery);
+  const [[early, jobs, profile], recalled, late] = await Promise.all([
+    beside,
     retrieve(searching, { namespace: session.namespace, query: parsed, k: context.recallCandidates, kinds: ['turn', 'summary'], exclude: shown, skipped }),
-    deps.queue.pending(session.id),
-    // the newest current profile facts: enough for every profile line after the query's own facts are left out
-    deps.store.facts({ namespace: session.namespace, predicateKinds: [...PROFILE_PREDICATE_KINDS], last: PROFILE_CANDIDATES + context.factCandidates }),
+    given === undefined ? factsOf(parsed) : undefined,
   ]);
+  const facts = early ?? late ?? [];
   const count = (text: string) => deps.tokens.count(text);
   const recall = dedupeRecall(await withNeighbours(deps, recalled.filter(isNotSynopsis), shown));
   const factPick = pickFacts(facts, recall.kept);
