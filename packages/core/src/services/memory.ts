@@ -41,7 +41,6 @@ import { attachIngested } from './topics/topic-attach.js';
 import { touchTopicsOf } from './topics/topic-decay.js';
 import { MacrotaskBatch, MacrotaskQueue } from './macrotask-batch.js';
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
-import { asBackground, foregroundIdle, inForeground } from '../shared/foreground.js';
 import { forgetWithTopics } from './topics/topic-forget.js';
 import { sessionMermaid, withThreadPaths } from './topics/topic-views.js';
 import { topicsApi, type TopicsApi } from './topics/topics-api.js';
@@ -138,15 +137,8 @@ export class Memory implements MemoryApi {
   /** @internal the runtime the queue calls. */
   async start(): Promise<void> {
     await this.deps.queue.start({
-      // a queue deriving in this thread gives way to the app's calls in flight before each job and each result
-      derive: async (job, attempt) => {
-        await foregroundIdle();
-        return deriveJob(job, this.deps, attempt);
-      },
-      apply: async (result) => {
-        await foregroundIdle();
-        return this.applyAndReschedule(result);
-      },
+      derive: (job, attempt) => deriveJob(job, this.deps, attempt),
+      apply: (result) => this.applyAndReschedule(result),
       failed: (job, error, attempt) => {
         // work cut off by close() is not a failure: the ledger plans it again on the next open
         if (this.closed || StrataError.is(error, 'CLOSED')) return;
@@ -236,11 +228,7 @@ export class Memory implements MemoryApi {
    * before this returns.
    * @throws StrataError NOT_FOUND for an unknown session, CONFLICT for a reused message id.
    */
-  append(sessionId: string, message: MessageInput | MessageInput[]): Promise<StoredMessage[]> {
-    return inForeground(() => this.appendNow(sessionId, message));
-  }
-
-  private async appendNow(sessionId: string, message: MessageInput | MessageInput[]): Promise<StoredMessage[]> {
+  async append(sessionId: string, message: MessageInput | MessageInput[]): Promise<StoredMessage[]> {
     this.assertOpen();
     const id = parseWith(sessionIdSchema, sessionId, 'sessionId', SESSION_HINT);
     const inputs = parseWith(
@@ -250,7 +238,7 @@ export class Memory implements MemoryApi {
       `Pass { role: 'user' | 'assistant' | 'system' | 'tool', content: string } or an array of them, content of at most ${this.deps.policy.limits.messageBytes} bytes (policy.limits.messageBytes), metadata as plain JSON; ids follow the naming rules. ${NAME_HINT}`,
     );
     const receipt = await this.deps.store.write({ ops: [{ type: 'appendMessages', sessionId: id, messages: await toNewMessagesInSlices(inputs, this.deps) }] });
-    if (this.deps.queue.derivesInline) await asBackground(() => this.scheduleAfterAppend(id));
+    if (this.deps.queue.derivesInline) await this.scheduleAfterAppend(id);
     else this.deferred.add([id]);
     return receipt.messages;
   }
@@ -294,11 +282,7 @@ export class Memory implements MemoryApi {
    * newest user turn and the tool calls and results after it) is always in; `systemPrompt`
    * leads the one system message and counts against the budget.
    */
-  getContext(sessionId: string, options: ContextOptions = {}): Promise<ContextResult> {
-    return inForeground(() => this.getContextNow(sessionId, options));
-  }
-
-  private async getContextNow(sessionId: string, options: ContextOptions): Promise<ContextResult> {
+  async getContext(sessionId: string, options: ContextOptions = {}): Promise<ContextResult> {
     this.assertOpen();
     const session = await this.requireSession(sessionId);
     const opts = parseWith(
@@ -320,11 +304,7 @@ export class Memory implements MemoryApi {
    * Returning a turn counts as an access to its topic (a cold topic is restored), unless
    * `touch: false` (a look that is not a use).
    */
-  search(request: SearchRequest): Promise<SearchHit[]> {
-    return inForeground(() => this.searchNow(request));
-  }
-
-  private async searchNow(request: SearchRequest): Promise<SearchHit[]> {
+  async search(request: SearchRequest): Promise<SearchHit[]> {
     this.assertOpen();
     const req = parseWith(
       this.inputs.search,

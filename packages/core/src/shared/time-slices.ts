@@ -1,5 +1,4 @@
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
-import { foregroundIdle } from './foreground.js';
 
 /**
  * How long offline extraction runs before it yields the event loop: a job's 20 turns took
@@ -9,9 +8,7 @@ export const EXTRACTION_SLICE_MS = 8;
 
 /**
  * A loop's pause point: awaited between items, it yields the event loop (one macrotask) once
- * the loop has run `ms` since it began or last yielded, and returns at once otherwise. When it
- * yields, it also gives way to the app's calls in flight (see `foregroundIdle`): it is for
- * background work.
+ * the loop has run `ms` since it began or last yielded, and returns at once otherwise.
  * @example
  * const pause = timeSlices(8);
  * for (const turn of turns) { await pause(); work(turn); }
@@ -21,8 +18,6 @@ export function timeSlices(ms: number): () => Promise<void> {
   return async () => {
     if (performance.now() <= deadline) return;
     await nextMacrotask();
-    // background work: the app's calls in flight in this thread go first (for a while)
-    await foregroundIdle();
     deadline = performance.now() + ms;
   };
 }
