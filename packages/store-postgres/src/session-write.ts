@@ -34,7 +34,8 @@ export async function applyBatch(tx: Transaction, batch: WriteBatch): Promise<Wr
       i += run.length - 1;
       continue;
     }
-    messages.push(...(await applyOp(tx, batch.ops[i] as StoreOp)));
+    // one by one: an import's million turns spread into push() overflow the stack
+    for (const message of await applyOp(tx, batch.ops[i] as StoreOp)) messages.push(message);
   }
   await assertIntegrity(tx, batch.ops);
   return { applied: true, messages };

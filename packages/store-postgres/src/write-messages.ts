@@ -60,7 +60,7 @@ export async function appendMessages(tx: Transaction, sessionId: string, message
          UPDATE sessions SET last_seq = s.last_seq + $12, updated_at = greatest(sessions.updated_at, $13) FROM s WHERE sessions.id = $1 RETURNING 1
        )
        SELECT s.namespace, s.last_seq FROM s`,
-        [sessionId, unplaced.map((row) => row.id), ...turnColumns(unplaced), unplaced.length, Math.max(...unplaced.map((r) => r.created_at))],
+        [sessionId, unplaced.map((row) => row.id), ...turnColumns(unplaced), unplaced.length, newestCreatedAt(unplaced)],
       )
     )[0] ?? missingSession(sessionId, 'append messages to it');
   if (locked.namespace !== namespace) {
@@ -148,7 +148,7 @@ export async function appendInOneStatement(db: Queryable, sessionId: string, mes
           postings.lengths,
           unplaced.length,
           lengths.reduce((sum, n) => sum + n, 0),
-          Math.max(...unplaced.map((r) => r.created_at)),
+          newestCreatedAt(unplaced),
         ],
         'strata_append',
       )
@@ -282,4 +282,11 @@ function duplicateMessage(id: string, where: string): StrataError {
   return new StrataError('CONFLICT', `Message id "${id}" already exists (${where}).`, {
     hint: 'Message ids are unique across the store: omit the id to let strata generate one, or skip messages already stored.',
   });
+}
+
+/** The newest created_at of the rows (a loop: spread into Math.max, 100k+ rows overflow the stack). */
+function newestCreatedAt(rows: readonly { created_at: number }[]): number {
+  let newest = Number.NEGATIVE_INFINITY;
+  for (const row of rows) newest = Math.max(newest, row.created_at);
+  return newest;
 }
