@@ -34,6 +34,8 @@ interface Replica {
   running: Promise<void> | undefined;
   /** The next catch-up, not started yet: searches arriving meanwhile share it. */
   queued: Promise<void> | undefined;
+  /** When (performance.now()) the last read began: the running catch-up's, or the load's. */
+  readStartedAt: number;
 }
 
 interface SnapshotRow {
@@ -131,7 +133,7 @@ export class LexicalReplica {
         return undefined;
       }
     } else {
-      await this.catchUp(query.namespace, replica);
+      await this.catchUp(query.namespace, replica, query.freshAsOf);
     }
     if (this.held.get(query.namespace) !== replica) {
       // dropped meanwhile (a stale snapshot, the cap): SQL answers, the next search loads again
@@ -168,13 +170,18 @@ export class LexicalReplica {
   /**
    * Waits for the namespace's next catch-up, one that starts after this call: catch-ups of
    * one namespace run one after another, so an older read is never applied over a newer one.
+   * With `freshAsOf`, the last one is enough when it began at or after that moment (a search
+   * of the same context assembly started it): no second round trip.
    */
-  private catchUp(namespace: string, replica: Replica): Promise<void> {
+  private catchUp(namespace: string, replica: Replica, freshAsOf?: number): Promise<void> {
+    // (should that one fail, a catch-up of this search's own)
+    if (freshAsOf !== undefined && replica.readStartedAt >= freshAsOf) return (replica.running ?? Promise.resolve()).catch(() => this.catchUp(namespace, replica));
     if (replica.queued !== undefined) return replica.queued;
     const queued = (replica.running ?? Promise.resolve())
       .catch(() => undefined)
       .then(() => {
         replica.queued = undefined;
+        replica.readStartedAt = performance.now();
         const running = this.applyChanges(namespace, replica);
         replica.running = running;
         return running;
@@ -214,8 +221,9 @@ export class LexicalReplica {
     if (this.loading.has(namespace) || this.closed) return undefined;
     this.loading.add(namespace);
     try {
+      const readStartedAt = performance.now();
       const [mark] = await this.db.query<SnapshotRow>(SNAPSHOT_SQL);
-      const replica: Replica = { snapshot: mark?.snapshot as string, xmin: mark?.xmin as string, readAt: mark?.read_at as number, running: undefined, queued: undefined };
+      const replica: Replica = { snapshot: mark?.snapshot as string, xmin: mark?.xmin as string, readAt: mark?.read_at as number, running: undefined, queued: undefined, readStartedAt };
       this.dropDocuments(namespace);
       const last = await this.loadPage(namespace, '0');
       if (last !== undefined) {

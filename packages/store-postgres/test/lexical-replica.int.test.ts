@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import type { Fact, LexicalHit, LexicalQuery, Session } from '@strata/core';
 import { createPostgresSessionStore, type PostgresSessionStore } from '../src/index.js';
@@ -126,6 +126,44 @@ describe.skipIf(unavailable !== null)(`the lexical replica of PostgresSessionSto
     stores.push(store);
     return store;
   }
+
+  it('answers the searches of one context assembly from one catch-up, which saw every write acknowledged before the assembly began', async () => {
+    const schema = uniqueSchema();
+    const writer = await open(schema, { lexicalReplicaDocuments: 0 });
+    const reader = await open(schema);
+    const query: LexicalQuery = { namespace: 'ns', text: 'kayak note', kinds: ['turn'], k: 50 };
+    await writer.write({
+      ops: [
+        { type: 'putSession', session: session('s1') },
+        { type: 'appendMessages', sessionId: 's1', messages: [turn('m1', 0)] },
+      ],
+    });
+    expect((await reader.search(query)).map((hit) => hit.id)).toEqual(['m1']);
+    let catchUps = 0;
+    const real = pg.Client.prototype.query;
+    const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: unknown, ...args: unknown[]) {
+      if ((args[0] as { name?: string }).name === 'strata_replica_changes') catchUps++;
+      return Reflect.apply(real, this, args) as never;
+    });
+    try {
+      // acknowledged before the assembly begins: its first search must see it
+      await writer.write({ ops: [{ type: 'appendMessages', sessionId: 's1', messages: [turn('m2', 12)] }] });
+      const began = performance.now();
+      const first = (await reader.search({ ...query, freshAsOf: began })).map((hit) => hit.id).sort();
+      expect(first).toEqual(['m1', 'm2']);
+      expect(catchUps).toBe(1);
+      // acknowledged after it began: the assembly's later searches may leave it out, and need no round trip of their own
+      await writer.write({ ops: [{ type: 'appendMessages', sessionId: 's1', messages: [turn('m3', 24)] }] });
+      expect((await reader.search({ ...query, freshAsOf: began })).map((hit) => hit.id).sort()).toEqual(first);
+      expect(catchUps).toBe(1);
+      // a search of its own (a later assembly, or none) catches up again and sees it
+      expect((await reader.search(query)).map((hit) => hit.id).sort()).toEqual(['m1', 'm2', 'm3']);
+      expect((await reader.search({ ...query, freshAsOf: performance.now() })).map((hit) => hit.id)).toHaveLength(3);
+      expect(catchUps).toBe(3);
+    } finally {
+      spy.mockRestore();
+    }
+  });
 
   it('answers every search as BM25 in SQL does, through appends, imports, summaries, superseded facts and forgets', async () => {
     const schema = uniqueSchema();

@@ -12,6 +12,13 @@ export interface LexicalQuery {
   kinds: LexicalKind[];
   k: number;
   sessionId?: string;
+  /**
+   * For an index that keeps a copy caught up from elsewhere: the search may be answered from
+   * any catch-up that began at or after this moment (`performance.now()` of this process),
+   * not only from one that begins after the search was called. The searches of one context
+   * assembly pass the moment it began: every write acknowledged before that is seen.
+   */
+  freshAsOf?: number;
 }
 
 /** One result of {@link LexicalIndex.search}: the record's kind and id, and its BM25 score. */
