@@ -126,6 +126,19 @@ function describeAppends(test: Define, store: CurrentStore): void {
     expect((await expectStrataError(store().write({ ops }), 'CONFLICT')).message).toContain('twice');
   });
 
+  test('an append of several messages with a stored id, or with one id given twice, throws CONFLICT naming it and stores none of them', async () => {
+    await seedSession(store(), 's1', ['one']);
+    await store().write({ ops: [{ type: 'putSession', session: session('s2') }] });
+    const stored = store().write({ ops: [{ type: 'appendMessages', sessionId: 's2', messages: [message('a', 'x'), message('s1-m1', 'dup'), message('b', 'y')] }] });
+    expect((await expectStrataError(stored, 'CONFLICT')).message).toContain('s1-m1');
+    const twice = store().write({ ops: [{ type: 'appendMessages', sessionId: 's2', messages: [message('c', 'x'), message('d', 'y'), message('c', 'z')] }] });
+    expect((await expectStrataError(twice, 'CONFLICT')).message).toContain('"c"');
+    expect(await store().messages({ sessionId: 's2' })).toEqual([]);
+    // the session's seqs did not move: the next append starts at 1
+    const [first] = (await store().write({ ops: [{ type: 'appendMessages', sessionId: 's2', messages: [message('e', 'ok')] }] })).messages;
+    expect(first?.seq).toBe(1);
+  });
+
   test('insertMessages keeps the given seq and raises lastSeq', async () => {
     await store().write({ ops: [{ type: 'putSession', session: session('s1') }] });
     const inserted = [storedMessage('i5', 's1', 5, 'five'), storedMessage('i2', 's1', 2, 'two')];
