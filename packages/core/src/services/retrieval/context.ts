@@ -109,13 +109,13 @@ export async function buildContext(deps: MemoryDeps, session: Session, options: 
   // the query's own facts are left out).
   const given = query === undefined ? undefined : parsedQueryFor(deps, query);
   const factsOf = (parsed: ParsedQuery) => retrieve(searching, { namespace: session.namespace, query: parsed, k: context.factCandidates, kinds: ['fact'], skipped });
+  const givenFacts = given === undefined ? undefined : factsOf(given);
   const beside = Promise.all([
-    given === undefined ? undefined : factsOf(given),
     deps.queue.pending(session.id),
     deps.store.facts({ namespace: session.namespace, predicateKinds: [...PROFILE_PREDICATE_KINDS], last: PROFILE_CANDIDATES + context.factCandidates }),
   ]);
   // awaited below; until then a failure must not be an unhandled rejection (the tiers' read may fail first)
-  beside.catch(() => undefined);
+  for (const early of [givenFacts, beside]) early?.catch(() => undefined);
   const view = readableView(await loadSessionView(deps, session, budgetTokens), skipped);
   const current = await loadCurrentTurn(deps, session, view.uncovered, skipped);
   const currentIds = new Set(current.map((m) => m.id));
@@ -123,12 +123,11 @@ export async function buildContext(deps: MemoryDeps, session: Session, options: 
   const shown = new Set<string>([...view.uncovered.map((m) => m.id), ...currentIds, ...view.summaries.map((s) => s.id), ...(view.synopsis ? [view.synopsis.id] : [])]);
   // analysed once: every channel of both retrievals and the shares below read it
   const parsed = given ?? parsedQueryFor(deps, effectiveQuery);
-  const [[early, jobs, profile], recalled, late] = await Promise.all([
-    beside,
+  const [facts, recalled, [jobs, profile]] = await Promise.all([
+    givenFacts ?? factsOf(parsed),
     retrieve(searching, { namespace: session.namespace, query: parsed, k: context.recallCandidates, kinds: ['turn', 'summary'], exclude: shown, skipped }),
-    given === undefined ? factsOf(parsed) : undefined,
+    beside,
   ]);
-  const facts = early ?? late ?? [];
   const count = (text: string) => deps.tokens.count(text);
   const recall = dedupeRecall(await withNeighbours(deps, recalled.filter(isNotSynopsis), shown));
   const factPick = pickFacts(facts, recall.kept);

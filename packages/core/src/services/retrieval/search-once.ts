@@ -19,7 +19,7 @@ export function searchOnce(lexical: LexicalIndex, freshAsOf: number = performanc
       const k = Math.max(0, Math.floor(query.k));
       const earlier = answered.get(key);
       if (earlier !== undefined && earlier.k >= k) return earlier.hits.then((hits) => hits.slice(0, k));
-      const hits = lexical.search({ ...query, freshAsOf: Math.min(freshAsOf, query.freshAsOf ?? freshAsOf) });
+      const hits = lexical.search({ ...query, freshAsOf });
       answered.set(key, { k, hits });
       return hits;
     },
