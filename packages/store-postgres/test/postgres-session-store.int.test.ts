@@ -44,16 +44,18 @@ async function sql(text: string): Promise<pg.QueryResult> {
   }
 }
 
-/** The SQL text of every statement any pg client sends (COPY included) until `stop()`; the statements still run. */
-function recordStatements(): { sent: string[]; stop: () => void } {
+/** The SQL text (and, in `values`, the parameters) of every statement any pg client sends (COPY included) until `stop()`; the statements still run. */
+function recordStatements(): { sent: string[]; values: unknown[][]; stop: () => void } {
   const sent: string[] = [];
+  const values: unknown[][] = [];
   const real = pg.Client.prototype.query;
   const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: unknown, ...args: unknown[]) {
-    const first = args[0] as string | { text?: string };
+    const first = args[0] as string | { text?: string; values?: unknown[] };
     sent.push(typeof first === 'string' ? first : (first.text ?? ''));
+    values.push((typeof first === 'string' ? args[1] : first.values) as unknown[]);
     return Reflect.apply(real, this, args) as never;
   });
-  return { sent, stop: () => spy.mockRestore() };
+  return { sent, values, stop: () => spy.mockRestore() };
 }
 
 describe.skipIf(unavailable !== null)(`PostgresSessionStore on a real server (${POSTGRES_URL})`, () => {
@@ -333,15 +335,11 @@ describe.skipIf(unavailable !== null)(`PostgresSessionStore on a real server (${
     expect((await store.facts({ ...filter, includeSuperseded: true, last: 10 })).map((f) => f.id)).toEqual(['p1', 'p2', 'p3', 'p4']);
 
     // what the server reads for it, on fresh statistics and on none: the rows of those kinds, not the 400 observations
-    const sent: { text: string; values: unknown[] }[] = [];
-    const real = pg.Client.prototype.query;
-    const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: unknown, ...args: unknown[]) {
-      if (typeof args[0] === 'string') sent.push({ text: args[0], values: args[1] as unknown[] });
-      return Reflect.apply(real, this, args) as never;
-    });
+    const recorded = recordStatements();
     await store.facts(filter);
-    spy.mockRestore();
-    const statement = sent.find((s) => s.text.includes('FROM facts')) as { text: string; values: unknown[] };
+    recorded.stop();
+    const at = recorded.sent.findIndex((text) => text.includes('FROM facts'));
+    const statement = { text: recorded.sent[at] as string, values: recorded.values[at] as unknown[] };
     const factRowsRead = async (settings = ''): Promise<number> => {
       const client = new pg.Client({ connectionString: POSTGRES_URL });
       await client.connect();
