@@ -116,6 +116,15 @@ describe.skipIf(skipReason !== null)(`strata ui in a real browser${skipReason ? 
     const values = await page.locator('tr.fact').allTextContents();
     expect(values.filter((value) => /\bUser\b/.test(value) && !value.includes("User's name is Maya"))).toEqual([]);
     expect(values.some((value) => value.includes('Maya and Ana'))).toBe(true);
+    // grouped by entity: the user by her name first, with her slots; then who and what the facts name, linked to those facts
+    const entities = await page.locator('section.entity').evaluateAll((sections) => sections.map((s) => s.getAttribute('data-entity')));
+    expect(entities[0]).toBe('Maya');
+    expect(entities).toEqual(expect.arrayContaining(['Ana', 'Porto', 'Lisbon']));
+    expect(await page.locator('section.entity[data-entity="Maya"] tr.fact').count()).toBe(values.length);
+    const lisbon = page.locator('section.entity[data-entity="Lisbon"] a.fact-ref');
+    expect(await lisbon.allTextContents()).toEqual(['Maya lives in Lisbon.']);
+    expect(await page.locator(`#${await lisbon.getAttribute('href').then((href) => href?.slice(1))}`).textContent()).toMatch(/superseded/);
+    expect(await page.locator('section.entity[data-entity="Ana"] a.fact-ref', { hasText: 'Maya and Ana' }).count()).toBe(1);
     await shot('facts');
     await open(`/sessions/${sessionId}/topics`);
     await page.locator('#diagram svg').waitFor({ timeout: 30_000 });

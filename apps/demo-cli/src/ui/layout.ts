@@ -16,6 +16,7 @@ th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid var(--
 th { font-weight: 600; color: var(--dim); }
 .dim { color: var(--dim); } .in { color: var(--in); font-weight: 600; } .out { color: var(--out); font-weight: 600; }
 .cols { display: grid; grid-template-columns: 240px 1fr 360px; gap: 1rem; align-items: start; }
+.entity > h2 { font-size: 1.05rem; margin: 1.2rem 0 .4rem; } .named { margin: 0 0 .6rem; } .fact-ref { margin-right: .6rem; }
 .card { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .7rem; margin-bottom: 1rem; }
 .msg { padding: .4rem .6rem; border-radius: 6px; margin: .3rem 0; white-space: pre-wrap; }
 .msg.user { background: #e7f0ff; } .msg.assistant { background: #eefbf0; } .msg.system, .msg.tool { background: #f3f3f3; }

@@ -1,0 +1,109 @@
+import type { Fact } from '../../domain/derived.js';
+import { parseSentences, type ParsedToken } from './parse-sentences.js';
+
+/** One entity of a namespace's facts: who or what they are about or name, and those facts. */
+export interface FactEntity {
+  /** How the facts call it: a speaker by name ("Maya"; an unnamed user "User"), a person, place or thing by its proper name. */
+  name: string;
+  /** The facts whose subject it is (their slots hold what is known of it), in the order given. */
+  about: Fact[];
+  /** Other facts that name it, in the order given. */
+  namedIn: Fact[];
+}
+
+/** A proper name in a fact's text, and whether it opens a sentence (where a tagger also marks a capitalised common word as one). */
+interface NameMention {
+  name: string;
+  opensSentence: boolean;
+}
+
+/** Proper names in a text, by the tagger's proper-noun tags (consecutive PROPN tokens, a possessive 's left off). */
+function namesIn(text: string): NameMention[] {
+  const names: NameMention[] = [];
+  for (const { tokens } of parseSentences(text)) {
+    let run: ParsedToken[] = [];
+    let start = 0;
+    const close = (): void => {
+      const name = run
+        .map((t) => t.text)
+        .join(' ')
+        .replace(/['’]s$/u, '');
+      if (/\p{Lu}/u.test(name) && !names.some((n) => n.name === name)) names.push({ name, opensSentence: start === 0 });
+      run = [];
+    };
+    tokens.forEach((token, i) => {
+      if (token.pos === 'PROPN' && /^\p{Lu}/u.test(token.text)) {
+        if (run.length === 0) start = i;
+        run.push(token);
+      } else if (run.length > 0) close();
+    });
+    if (run.length > 0) close();
+  }
+  return names;
+}
+
+/** The name of a subject: an unnamed user by their current `name` fact, else as the facts' texts write it. */
+function subjectName(subject: string, facts: readonly Fact[]): string {
+  if (subject === 'user') {
+    const named = facts.find((f) => f.subject === 'user' && f.predicate === 'name' && f.validTo === undefined);
+    return named?.object ?? 'User';
+  }
+  for (const fact of facts) {
+    const at = fact.text.toLowerCase().indexOf(subject);
+    if (at >= 0) return fact.text.slice(at, at + subject.length);
+  }
+  return subject.charAt(0).toUpperCase() + subject.slice(1);
+}
+
+/**
+ * The entities of a set of facts, for a reader: each subject (a speaker, a named relative)
+ * with the facts about it, and every person, place or thing a fact names (by the tagger's
+ * proper nouns) with the facts that name it. Mentions are linked: a name is the entity whose
+ * name it equals, or whose full name it is the first word of when exactly one entity has that
+ * first name ("Mia" after "Mia Lopez"; with "Mia Lopez" and "Mia Chen" both known, a bare
+ * "Mia" stays an entity of its own); an unnamed user is named by their name fact. Subjects
+ * first, most facts first; then the names, most facts first. An entity is only what the
+ * given facts say: once its last fact is forgotten, it is gone.
+ * @example
+ * factEntities(facts).map((e) => e.name); // ['Maya', 'Ana', 'Porto', 'Lisbon']
+ */
+export function factEntities(facts: readonly Fact[]): FactEntity[] {
+  const found = facts.map((fact) => ({ fact, subject: subjectName(fact.subject, facts), names: namesIn(fact.text) }));
+  const userName = subjectName('user', facts);
+  // a word that opens a sentence counts as a name only when it is one elsewhere too, or the first of a full name ("Work has been hectic" names nothing)
+  const asNames = [...found.map((m) => m.subject), ...found.flatMap((m) => m.names.filter((n) => !n.opensSentence || n.name.includes(' ')).map((n) => n.name))];
+  const known = new Set([...asNames, ...asNames.map((n) => n.split(' ')[0] as string)].map((n) => n.toLowerCase()));
+  const mentions = found.map((m) => ({ ...m, names: m.names.filter((n) => !n.opensSentence || n.name.includes(' ') || known.has(n.name.toLowerCase())).map((n) => n.name) }));
+  const fullNames = [...new Set(mentions.flatMap((m) => [m.subject, ...m.names]))].filter((name) => name.includes(' '));
+  // the entity a name is: the user's placeholder is the user; a first name, the one full name it starts
+  const canonical = (name: string): string => {
+    if (name.toLowerCase() === 'user') return userName;
+    if (name.includes(' ')) return name;
+    const longer = fullNames.filter((full) => full.split(' ')[0] === name);
+    return longer.length === 1 ? (longer[0] as string) : name;
+  };
+  const byKey = new Map<string, FactEntity>();
+  const entityOf = (name: string, list: FactEntity[]): FactEntity => {
+    const key = canonical(name).toLowerCase();
+    let entity = byKey.get(key);
+    if (entity === undefined) {
+      entity = { name: canonical(name), about: [], namedIn: [] };
+      byKey.set(key, entity);
+      list.push(entity);
+    }
+    return entity;
+  };
+  const subjects: FactEntity[] = [];
+  const named: FactEntity[] = [];
+  for (const { fact, subject } of mentions) entityOf(subject, subjects).about.push(fact);
+  for (const { fact, subject, names } of mentions) {
+    const own = entityOf(subject, subjects);
+    for (const name of names) {
+      const entity = entityOf(name, named);
+      if (entity !== own && !entity.namedIn.includes(fact)) entity.namedIn.push(fact);
+    }
+  }
+  const size = (e: FactEntity): number => e.about.length + e.namedIn.length;
+  const order = (list: FactEntity[]): FactEntity[] => [...list].sort((a, b) => size(b) - size(a));
+  return [...order(subjects), ...order(named)];
+}
