@@ -131,7 +131,7 @@ export async function removeSessionDocuments(tx: Queryable, sessionIds: readonly
  */
 export async function searchDocuments(db: Queryable, query: LexicalQuery): Promise<LexicalHit[]> {
   const k = Math.max(0, Math.floor(query.k));
-  const terms = [...new Set(analyzeText(query.text))];
+  const terms = [...new Set(query.terms ?? analyzeText(query.text))];
   const kinds = [...new Set(query.kinds)];
   if (k === 0 || terms.length === 0 || kinds.length === 0) return [];
   // Each term's postings are read by their own range of the primary key (namespace, kind, term),

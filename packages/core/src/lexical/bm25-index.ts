@@ -248,11 +248,16 @@ export class Bm25Index<M> {
    * with the query are never returned. `accept` is called at most once per candidate.
    */
   search(text: string, k: number, accept: (meta: M, id: string) => boolean): Bm25Hit[] {
+    return this.searchTerms(this.analyze(text), k, accept);
+  }
+
+  /** {@link search} for terms `analyze` gave already (a query analysed once for several searches). */
+  searchTerms(terms: readonly string[], k: number, accept: (meta: M, id: string) => boolean): Bm25Hit[] {
     const limit = Math.floor(k);
     if (!(limit > 0) || this.live === 0) return [];
     const base = K1 * (1 - B);
     const perLength = (K1 * B) / (this.totalLength / this.live);
-    const scans = this.scansOf(new Set(this.analyze(text)), base, perLength);
+    const scans = this.scansOf(new Set(terms), base, perLength);
     const top = new TopDocs(limit);
     if (scans.length > DAAT_MAX_TERMS) this.collectByTerm(scans, base, perLength, top, accept);
     else if (scans.length > 0) this.collect(scans, base, perLength, top, accept);

@@ -13,6 +13,12 @@ export interface LexicalQuery {
   k: number;
   sessionId?: string;
   /**
+   * `text`'s terms by core's `analyzeText`, when the caller has analysed it already (a parsed
+   * question, whose every channel searches it): the index reads these instead of analysing
+   * `text` again. `text` stays the query as asked.
+   */
+  terms?: readonly string[];
+  /**
    * For an index that keeps a copy caught up from elsewhere: the search may be answered from
    * any catch-up that began at or after this moment (`performance.now()` of this process),
    * not only from one that begins after the search was called. The searches of one context

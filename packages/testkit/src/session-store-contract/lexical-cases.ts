@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { LexicalHit, LexicalKind, LexicalQuery } from '@strata/core';
+import { analyzeText, type LexicalHit, type LexicalKind, type LexicalQuery } from '@strata/core';
 import type { CurrentLexical, CurrentStore, Define } from './fixtures.js';
 import { T0, fact, message, seedSession, session, summary } from './fixtures.js';
 
@@ -31,6 +31,14 @@ export function describeLexicalSearch(test: Define, store: CurrentStore, lexical
     const hits = await search({ text: 'golden retriever puppy' });
     expect(kindIds(hits)).toEqual(['turn:s1-m1', 'turn:s1-m3']);
     expect(hits[0]?.score).toBeGreaterThan(hits[1]?.score ?? Infinity);
+  });
+
+  test('lexical search given the terms of its text reads them instead of the text: the same hits as the text, and the terms decide', async () => {
+    await seedSession(store(), 's1', ['We adopted a golden retriever puppy', 'The weather in Lisbon is sunny today', 'The puppy chewed a golden slipper']);
+    const byText = await search({ text: 'golden retriever puppy' });
+    expect(await search({ text: 'golden retriever puppy', terms: analyzeText('golden retriever puppy') })).toEqual(byText);
+    // a caller that analysed a question once passes its terms with it: the index does not analyse the text again
+    expect(kindIds(await search({ text: 'golden retriever puppy', terms: analyzeText('sunny Lisbon') }))).toEqual(['turn:s1-m2']);
   });
 
   /** Two speakers in April 2023; the second turn says "last month". */

@@ -41,7 +41,8 @@ export class InMemoryLexicalIndex {
     for (const kind of new Set(query.kinds)) {
       const index = kinds.get(kind);
       if (index === undefined) continue;
-      for (const hit of index.search(query.text, query.k, accept)) hits.push({ kind, id: hit.id, score: hit.score });
+      const found = query.terms === undefined ? index.search(query.text, query.k, accept) : index.searchTerms(query.terms, query.k, accept);
+      for (const hit of found) hits.push({ kind, id: hit.id, score: hit.score });
     }
     return hits.sort((a, b) => b.score - a.score || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0)).slice(0, Math.max(0, Math.floor(query.k)));
   }

@@ -11,10 +11,11 @@ describe('parseQuery', () => {
     expect([...parsed.words]).toEqual(['what', 'did', 'ana', 'cook', 'on', 'march', '4']);
     expect(parsed.day).toEqual({ key: '03-04' });
     expect(parsed.searchText).toBe('What did Ana cook on March 4? 03-04');
+    expect(parsed.searchTerms).toEqual(analyzeText(parsed.searchText));
   });
 
   it('names no day when time-aware ranking is off, or the question names none', () => {
     expect(parseQuery('What did Ana cook on March 4?', { now: NOW, timeAware: false })).toMatchObject({ day: null, searchText: 'What did Ana cook on March 4?' });
-    expect(parseQuery('What does Ana like to cook?', { now: NOW, timeAware: true })).toMatchObject({ day: null, searchText: 'What does Ana like to cook?' });
+    expect(parseQuery('What does Ana like to cook?', { now: NOW, timeAware: true })).toMatchObject({ day: null, searchText: 'What does Ana like to cook?', searchTerms: analyzeText('What does Ana like to cook?') });
   });
 });

@@ -16,6 +16,8 @@ export interface ParsedQuery {
   day: QueryDay | null;
   /** What the lexical channels search: the question, and the day's `MM-DD` when it names one. */
   searchText: string;
+  /** The terms of `searchText`, which every lexical channel searching it passes to the index (analysed here, once). */
+  searchTerms: readonly string[];
 }
 
 /**
@@ -27,11 +29,13 @@ export interface ParsedQuery {
  */
 export function parseQuery(text: string, options: { now: number; timeAware: boolean }): ParsedQuery {
   const day = (options.timeAware ? queryDayOf(text, options.now) : undefined) ?? null;
+  const terms = analyzeText(text);
   return {
     text,
-    terms: analyzeText(text),
+    terms,
     words: new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []),
     day,
     searchText: day === null ? text : `${text} ${day.key}`,
+    searchTerms: day === null ? terms : [...terms, ...analyzeText(day.key)],
   };
 }

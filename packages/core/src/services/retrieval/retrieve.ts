@@ -47,13 +47,13 @@ export async function retrieve(deps: MemoryDeps, request: RetrieveRequest): Prom
   const { namespace, query, k, kinds } = request;
   if (!query.text.trim() || k <= 0) return [];
   const depth = Math.max(k * 3, 30);
-  const { day, searchText: text } = query;
+  const { day, searchText: text, searchTerms: terms } = query;
   const vectorWeight = deps.policy.context.vectorWeight ?? 0;
   const [direct, vector, objects, viaFacts] = await Promise.all([
-    deps.lexical.search({ namespace, text, kinds, k: depth }),
+    deps.lexical.search({ namespace, text, terms, kinds, k: depth }),
     vectorWeight > 0 ? vectorCandidates(deps, namespace, text, kinds, depth) : Promise.resolve([]),
     factExpansion(deps, request),
-    turnsViaFacts(deps, request, text, depth),
+    turnsViaFacts(deps, request, depth),
   ]);
   const lexical = mergeHits(direct, viaFacts);
   const hydrated = await hydrate(deps, namespace, [...lexical, ...vector.map((id) => ({ id }))], request.skipped);
@@ -83,10 +83,11 @@ export async function retrieve(deps: MemoryDeps, request: RetrieveRequest): Prom
  * about and resolves dates ("Ana went to a pottery class on 7 May 2023"), which the turn itself
  * ("I went to one yesterday") does not.
  */
-async function turnsViaFacts(deps: MemoryDeps, request: RetrieveRequest, text: string, depth: number): Promise<LexicalHit[]> {
+async function turnsViaFacts(deps: MemoryDeps, request: RetrieveRequest, depth: number): Promise<LexicalHit[]> {
   const { factShare } = deps.policy.context;
   if (factShare <= 0 || !request.kinds.includes('turn')) return [];
-  const hits = await deps.lexical.search({ namespace: request.namespace, text, kinds: ['fact'], k: Math.min(depth, FACT_CHANNEL_HITS) });
+  const { searchText: text, searchTerms: terms } = request.query;
+  const hits = await deps.lexical.search({ namespace: request.namespace, text, terms, kinds: ['fact'], k: Math.min(depth, FACT_CHANNEL_HITS) });
   if (hits.length === 0) return [];
   const scoreOf = new Map(hits.map((h) => [h.id, h.score]));
   const facts = await deps.store.facts({ ids: hits.map((h) => h.id) });
@@ -203,7 +204,7 @@ const EXPANSION_FACTS = 3;
  */
 async function factExpansion(deps: MemoryDeps, request: RetrieveRequest): Promise<string[]> {
   if (!deps.policy.context.expandWithFacts || !request.kinds.some((kind) => kind !== 'fact')) return [];
-  const hits = await deps.lexical.search({ namespace: request.namespace, text: request.query.text, kinds: ['fact'], k: EXPANSION_FACTS });
+  const hits = await deps.lexical.search({ namespace: request.namespace, text: request.query.text, terms: request.query.terms, kinds: ['fact'], k: EXPANSION_FACTS });
   if (hits.length === 0) return [];
   const asked = new Set(request.query.terms);
   const facts = await deps.store.facts({ ids: hits.map((h) => h.id) });

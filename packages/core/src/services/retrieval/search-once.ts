@@ -15,7 +15,7 @@ export function searchOnce(lexical: LexicalIndex, freshAsOf: number = performanc
   const answered = new Map<string, { k: number; hits: Promise<LexicalHit[]> }>();
   return {
     search(query: LexicalQuery): Promise<LexicalHit[]> {
-      const key = JSON.stringify([query.namespace, query.sessionId ?? null, [...new Set(query.kinds)].sort(), query.text]);
+      const key = JSON.stringify([query.namespace, query.sessionId ?? null, [...new Set(query.kinds)].sort(), query.terms ?? query.text]);
       const k = Math.max(0, Math.floor(query.k));
       const earlier = answered.get(key);
       if (earlier !== undefined && earlier.k >= k) return earlier.hits.then((hits) => hits.slice(0, k));
