@@ -85,7 +85,8 @@ export async function selectSummaries(db: Queryable, filter: SummaryFilter): Pro
 export async function selectFacts(db: Queryable, filter: FactFilter): Promise<Fact[]> {
   const current = filter.includeSuperseded !== true;
   const conditions = new Conditions();
-  const byKind = filter.predicateKinds !== undefined && filter.namespace !== undefined;
+  // one subject's facts are few: its (namespace, subject) index prefix finds them, the kinds filter them
+  const byKind = filter.predicateKinds !== undefined && filter.namespace !== undefined && filter.subject === undefined;
   const source = byKind ? kindScans(conditions.next(filter.predicateKinds), conditions.next(filter.namespace), current) : 'facts f';
   conditions
     .add('f.id = ANY(?::text[])', filter.ids)

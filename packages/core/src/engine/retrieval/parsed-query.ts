@@ -1,4 +1,5 @@
 import { analyzeText } from '../../lexical/analyze.js';
+import { properNouns } from './proper-nouns.js';
 import { queryDayOf, type QueryDay } from './query-day.js';
 
 /**
@@ -18,6 +19,16 @@ export interface ParsedQuery {
   searchText: string;
   /** The terms of `searchText`, which every lexical channel searching it passes to the index (analysed here, once). */
   searchTerms: readonly string[];
+  /** The people and places it names, lower-cased as fact subjects are stored ({@link properNouns}: "Where does Mia live?" -> ['mia']). */
+  names: readonly string[];
+}
+
+/** The names a question holds ({@link properNouns}), lower-cased, each full name ("Mia Lopez") also whole. */
+function namesIn(text: string): string[] {
+  const words = properNouns(text);
+  const known = new Set(words);
+  const full = (text.match(/\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)+/gu) ?? []).map((run) => run.split(/\s+/).filter((word) => known.has(word)).join(' ')).filter((run) => run.includes(' '));
+  return [...new Set([...full, ...words].map((name) => name.toLowerCase()))];
 }
 
 /**
@@ -37,5 +48,6 @@ export function parseQuery(text: string, options: { now: number; timeAware: bool
     day,
     searchText: day === null ? text : `${text} ${day.key}`,
     searchTerms: day === null ? terms : [...terms, ...analyzeText(day.key)],
+    names: namesIn(text),
   };
 }

@@ -44,25 +44,21 @@ export const PROFILE_CANDIDATES = 30;
 /**
  * The current profile facts of the namespace (where they live, their job, ...) not already
  * matched by the query: offered to every context, so that "What do I do for a living?" asked
- * in a new session has them even when no word matches.
+ * in a new session has them even when no word matches. Those of the people the question names
+ * (`named`) come first, newest first, then the namespace's newest.
  */
-export function profileItems(deps: MemoryDeps, facts: readonly Fact[], matched: ReadonlySet<string>): Rendered[] {
-  return [...facts]
-    .filter((f) => !matched.has(f.id))
-    .sort((a, b) => b.validFrom - a.validFrom)
-    .slice(0, PROFILE_CANDIDATES)
-    .map((f) =>
-      withTokens(deps, {
-        kind: 'fact',
-        id: f.id,
-        tier: 'long-term',
-        section: 'profile',
-        text: `- ${f.text} (since ${formatDay(f.validFrom)})`,
-        order: f.validFrom,
-        sourceMessageIds: f.sourceMessageIds,
-        reason: `profile: a current fact about ${f.subject}, offered to every context`,
-      }),
-    );
+export function profileItems(deps: MemoryDeps, facts: readonly Fact[], matched: ReadonlySet<string>, named: readonly Fact[] = []): Rendered[] {
+  const newestFirst = (list: readonly Fact[]) => [...list].filter((f) => !matched.has(f.id)).sort((a, b) => b.validFrom - a.validFrom);
+  const first = newestFirst(named);
+  const namedIds = new Set(first.map((f) => f.id));
+  const item = (f: Fact, reason: string): Rendered =>
+    withTokens(deps, { kind: 'fact', id: f.id, tier: 'long-term', section: 'profile', text: `- ${f.text} (since ${formatDay(f.validFrom)})`, order: f.validFrom, sourceMessageIds: f.sourceMessageIds, reason });
+  return [
+    ...first.map((f) => item(f, `profile: a current fact about ${f.subject}, whom the question names`)),
+    ...newestFirst(facts)
+      .filter((f) => !namedIds.has(f.id))
+      .map((f) => item(f, `profile: a current fact about ${f.subject}, offered to every context`)),
+  ].slice(0, PROFILE_CANDIDATES);
 }
 
 export type Rendered = ContextItem & { text: string };

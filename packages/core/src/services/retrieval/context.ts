@@ -18,6 +18,8 @@ import { loadCurrentTurn } from './current-turn.js';
 import { dedupeRecall, isNotSynopsis, pickFacts, withNeighbours } from './context-selection.js';
 import { PROFILE_CANDIDATES, lineItem, profileItems, recallLine, recentItem, redundantEntry, sinceOf, tierOf, workingItems, type Rendered } from './context-items.js';
 
+/** People a question names whose profile facts are read for its context (a question naming more asks about a group). */
+const NAMED_PROFILES = 3;
 /** Best recalled candidates compared with the newest recent turns to decide the budget split. */
 const ADAPT_RECALLED = 3;
 /** Newest turns compared: the recent share a split leaves holds about this many; analyzing every one cost each getContext 0.2 ms. */
@@ -110,9 +112,13 @@ export async function buildContext(deps: MemoryDeps, session: Session, options: 
   const given = query === undefined ? undefined : parsedQueryFor(deps, query);
   const factsOf = (parsed: ParsedQuery) => retrieve(searching, { namespace: session.namespace, query: parsed, k: context.factCandidates, kinds: ['fact'], skipped });
   const givenFacts = given === undefined ? undefined : factsOf(given);
+  const profileOf = (subject?: string) =>
+    deps.store.facts({ namespace: session.namespace, ...(subject === undefined ? {} : { subject }), predicateKinds: [...PROFILE_PREDICATE_KINDS], last: PROFILE_CANDIDATES + context.factCandidates });
   const beside = Promise.all([
     deps.queue.pending(session.id),
-    deps.store.facts({ namespace: session.namespace, predicateKinds: [...PROFILE_PREDICATE_KINDS], last: PROFILE_CANDIDATES + context.factCandidates }),
+    profileOf(),
+    // the profile of each person the question names, which the namespace's newest profile facts may not hold
+    Promise.all((given?.names ?? []).slice(0, NAMED_PROFILES).map((name) => profileOf(name))),
   ]);
   // awaited below; until then a failure must not be an unhandled rejection (the tiers' read may fail first)
   for (const early of [givenFacts, beside]) early?.catch(() => undefined);
@@ -123,7 +129,7 @@ export async function buildContext(deps: MemoryDeps, session: Session, options: 
   const shown = new Set<string>([...view.uncovered.map((m) => m.id), ...currentIds, ...view.summaries.map((s) => s.id), ...(view.synopsis ? [view.synopsis.id] : [])]);
   // analysed once: every channel of both retrievals and the shares below read it
   const parsed = given ?? parsedQueryFor(deps, effectiveQuery);
-  const [facts, recalled, [jobs, profile]] = await Promise.all([
+  const [facts, recalled, [jobs, profile, namedProfiles]] = await Promise.all([
     givenFacts ?? factsOf(parsed),
     retrieve(searching, { namespace: session.namespace, query: parsed, k: context.recallCandidates, kinds: ['turn', 'summary'], exclude: shown, skipped }),
     beside,
@@ -142,7 +148,7 @@ export async function buildContext(deps: MemoryDeps, session: Session, options: 
     shares: split.shares,
     candidates: {
       working: workingItems(deps, view),
-      profile: profileItems(deps, readableOnly('fact', profile, skipped), new Set(facts.map((f) => f.id))),
+      profile: profileItems(deps, readableOnly('fact', profile, skipped), new Set(facts.map((f) => f.id)), readableOnly('fact', namedProfiles.flat(), skipped)),
       facts: factPick.kept.map((hit) => lineItem(deps, hit, 'facts', 'long-term', `- ${hit.text}${sinceOf(hit)}`)),
       recall: recall.kept.map((hit) => lineItem(deps, hit, 'recall', hit.kind === 'turn' ? 'session' : 'working', recallLine(hit))),
       recent: [...view.uncovered]
