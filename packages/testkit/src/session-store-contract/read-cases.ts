@@ -166,7 +166,9 @@ function describeFactReads(test: Define, store: CurrentStore): void {
     expect(idsOf(await store().facts({ predicateKinds: ['likes'] }))).toEqual(['f-other', 'f-a']);
     expect(await store().facts({ namespace: 'ns-a', predicateKinds: [] })).toEqual([]);
     // one person's profile (a question about them): the subject and the kinds together, newest N
-    await store().write({ ops: [{ type: 'putFacts', facts: [fact('f-mia-home', 'mia', 'lives_in', 'Oslo', { validFrom: T0 + 32 }), fact('f-mia-pet', 'mia', 'pet:cat', 'Tofu', { validFrom: T0 + 33 })] }] });
+    await store().write({
+      ops: [{ type: 'putFacts', facts: [fact('f-mia-home', 'mia', 'lives_in', 'Oslo', { validFrom: T0 + 32 }), fact('f-mia-pet', 'mia', 'pet:cat', 'Tofu', { validFrom: T0 + 33 })] }],
+    });
     expect(idsOf(await store().facts({ namespace: 'ns-a', subject: 'mia', predicateKinds: ['pet', 'lives_in'] }))).toEqual(['f-mia-home', 'f-mia-pet']);
     expect(idsOf(await store().facts({ namespace: 'ns-a', subject: 'mia', predicateKinds: ['pet', 'lives_in'], last: 1 }))).toEqual(['f-mia-pet']);
     expect(idsOf(await store().facts({ namespace: 'ns-a', subject: 'user', predicateKinds: ['pet', 'lives_in'] }))).toEqual(['f-b', 'f-dog']);

@@ -16,6 +16,10 @@ describe('parseQuery', () => {
 
   it('names no day when time-aware ranking is off, or the question names none', () => {
     expect(parseQuery('What did Ana cook on March 4?', { now: NOW, timeAware: false })).toMatchObject({ day: null, searchText: 'What did Ana cook on March 4?' });
-    expect(parseQuery('What does Ana like to cook?', { now: NOW, timeAware: true })).toMatchObject({ day: null, searchText: 'What does Ana like to cook?', searchTerms: analyzeText('What does Ana like to cook?') });
+    expect(parseQuery('What does Ana like to cook?', { now: NOW, timeAware: true })).toMatchObject({
+      day: null,
+      searchText: 'What does Ana like to cook?',
+      searchTerms: analyzeText('What does Ana like to cook?'),
+    });
   });
 });

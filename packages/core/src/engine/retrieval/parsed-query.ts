@@ -27,7 +27,14 @@ export interface ParsedQuery {
 function namesIn(text: string): string[] {
   const words = properNouns(text);
   const known = new Set(words);
-  const full = (text.match(/\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)+/gu) ?? []).map((run) => run.split(/\s+/).filter((word) => known.has(word)).join(' ')).filter((run) => run.includes(' '));
+  const full = (text.match(/\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)+/gu) ?? [])
+    .map((run) =>
+      run
+        .split(/\s+/)
+        .filter((word) => known.has(word))
+        .join(' '),
+    )
+    .filter((run) => run.includes(' '));
   return [...new Set([...full, ...words].map((name) => name.toLowerCase()))];
 }
 
