@@ -2625,6 +2625,8 @@ export interface components {
             messageIds: string[];
             createdAt: number;
             thread?: components["schemas"]["ThreadStep"][];
+            /** @description What brought it in, when only a query expansion found it (a person the query names, a fact object, a name in a matching turn). */
+            via?: string;
         };
         ThreadStep: {
             id: string;

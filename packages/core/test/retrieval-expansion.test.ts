@@ -30,7 +30,7 @@ async function memoryWith(turns: [string, number][], context: ContextPolicy): Pr
 
 const turnIds = async (memory: Memory, query: string, k: number) => (await memory.search({ namespace: NS, query, k, kinds: ['turn'] })).map((hit) => hit.id);
 
-const OFF: ContextPolicy = { expandWithFacts: false, expandWithNames: false, timeAware: false, neighbourTurns: false };
+const OFF: ContextPolicy = { expandWithFacts: false, expandWithNames: false, expandWithEntities: false, timeAware: false, neighbourTurns: false };
 
 describe('retrieval: name expansion', () => {
   const turns: [string, number][] = [
@@ -73,5 +73,33 @@ describe('retrieval: time-aware ranking', () => {
     const on = await memoryWith(turns, { ...OFF, timeAware: true });
     const off = await memoryWith(turns, OFF);
     expect(await turnIds(on, 'Where did I go hiking?', 3)).toEqual(await turnIds(off, 'Where did I go hiking?', 3));
+  });
+});
+
+describe('retrieval: the people a query names', () => {
+  const turns: [string, number][] = [
+    ['My sister is called Lena.', 30],
+    ['My sister just got a job at the harbour office.', 10],
+    ['The harbour was foggy this morning.', 5],
+    ['I work from home on Fridays.', 4],
+  ];
+
+  it('finds the turn that calls her only by what a fact says she is, and says which person brought it in', async () => {
+    const memory = await memoryWith(turns, { ...OFF, expandWithEntities: true });
+    const hits = await memory.search({ namespace: NS, query: 'Where does Lena work?', k: 10, kinds: ['turn'] });
+    const job = hits.find((hit) => hit.id === 't1');
+    expect(job?.via).toBe('Lena, as the fact "User\'s sister is Lena." calls them');
+    // the turns the query's own words find carry no via
+    expect(hits.find((hit) => hit.id === 't3')?.via).toBeUndefined();
+    const session = await memory.sessions.create({ namespace: NS });
+    const { manifest } = await memory.getContext(session.id, { query: 'Where does Lena work?', budgetTokens: 1000 });
+    expect(manifest.find((item) => item.id === 't1')).toMatchObject({ included: true, reason: expect.stringContaining('found through Lena, as the fact "User\'s sister is Lena." calls them') });
+  });
+
+  it('misses it without the expansion (the turn shares no term with the query), and by default it is on', async () => {
+    const off = await memoryWith(turns, OFF);
+    expect(await turnIds(off, 'Where does Lena work?', 10)).not.toContain('t1');
+    const byDefault = await memoryWith(turns, {});
+    expect(await turnIds(byDefault, 'Where does Lena work?', 10)).toContain('t1');
   });
 });

@@ -120,9 +120,15 @@ export const policySchema = z
         expandWithFacts: z.boolean().default(false),
         /**
          * Searches also for the names (capitalised words) in the two best lexical turn matches:
-         * "my cousin" finds "My cousin is called Alice", then turns about Alice. @defaultValue true
+         * "my cousin" finds "My cousin is called Alice", then turns about Alice. @defaultValue false
          */
         expandWithNames: z.boolean().default(false),
+        /**
+         * When the query names someone a current fact makes a relative ("User's sister is Lena"),
+         * searches also for what that fact calls them ("sister"): "Where does Lena work?" finds
+         * "My sister got a job at the port". A hit only this finds says so in the manifest. @defaultValue true
+         */
+        expandWithEntities: z.boolean().default(true),
         /**
          * When the query names a day ("on Tuesday, March 4", "last Friday"), ranks first the turns
          * and facts about that day (their time, or a date they mention resolved against it). @defaultValue true

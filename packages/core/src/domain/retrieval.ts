@@ -17,6 +17,8 @@ export interface SearchHit {
   createdAt: number;
   /** With `contextDepth`: the turns this turn follows, oldest first, at most that many. */
   thread?: import('./topic.js').ThreadStep[];
+  /** What brought it in, when only a query expansion found it (a person the query names, a fact's object, a name in a matching turn), not the query's own words. */
+  via?: string;
 }
 
 /** One candidate considered for a context, kept or cut, and why. */

@@ -29,6 +29,7 @@ export const SearchHitSchema = z
     messageIds: z.array(z.string()),
     createdAt: z.number(),
     thread: z.array(ThreadStepSchema).optional(),
+    via: z.string().optional().openapi({ description: 'What brought it in, when only a query expansion found it (a person the query names, a fact object, a name in a matching turn).' }),
   })
   .openapi('SearchHit');
 

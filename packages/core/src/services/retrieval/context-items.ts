@@ -52,7 +52,16 @@ export function profileItems(deps: MemoryDeps, facts: readonly Fact[], matched: 
   const first = newestFirst(named);
   const namedIds = new Set(first.map((f) => f.id));
   const item = (f: Fact, reason: string): Rendered =>
-    withTokens(deps, { kind: 'fact', id: f.id, tier: 'long-term', section: 'profile', text: `- ${f.text} (since ${formatDay(f.validFrom)})`, order: f.validFrom, sourceMessageIds: f.sourceMessageIds, reason });
+    withTokens(deps, {
+      kind: 'fact',
+      id: f.id,
+      tier: 'long-term',
+      section: 'profile',
+      text: `- ${f.text} (since ${formatDay(f.validFrom)})`,
+      order: f.validFrom,
+      sourceMessageIds: f.sourceMessageIds,
+      reason,
+    });
   return [
     ...first.map((f) => item(f, `profile: a current fact about ${f.subject}, whom the question names`)),
     ...newestFirst(facts)
@@ -69,7 +78,17 @@ export function withTokens(deps: MemoryDeps, item: Omit<Rendered, 'tokens'>): Re
 
 export function lineItem(deps: MemoryDeps, hit: Retrieved, section: Section, tier: ContextItem['tier'], text: string): Rendered {
   const kind = hit.kind === 'summary' && hit.record.level === 'synopsis' ? 'synopsis' : hit.kind;
-  return withTokens(deps, { kind, id: hit.id, tier, section, score: hit.score, text, order: hit.createdAt, sourceMessageIds: hit.messageIds, reason: `query match (score ${hit.score.toFixed(4)})` });
+  return withTokens(deps, {
+    kind,
+    id: hit.id,
+    tier,
+    section,
+    score: hit.score,
+    text,
+    order: hit.createdAt,
+    sourceMessageIds: hit.messageIds,
+    reason: `query match (score ${hit.score.toFixed(4)}${hit.via === undefined ? '' : `, found through ${hit.via}`})`,
+  });
 }
 
 export function sinceOf(hit: Retrieved): string {

@@ -4,7 +4,9 @@ import type { StoredMessage } from '../../domain/message.js';
 import type { SearchHit } from '../../domain/retrieval.js';
 import { fuseRankings } from '../../engine/retrieval/fuse-rankings.js';
 import { spreadTurnScores } from '../../engine/retrieval/spread-turn-scores.js';
-import { analyzeText } from '../../lexical/analyze.js';
+import { analyzeText, wordsOf } from '../../lexical/analyze.js';
+import { predicateKind } from '../../lexical/fact-lexical-text.js';
+import { FACT_VOCABULARY } from '../../models/facts/patterns/fact-vocabulary.js';
 import { properNouns } from '../../engine/retrieval/proper-nouns.js';
 import { parseQuery, type ParsedQuery } from '../../engine/retrieval/parsed-query.js';
 import { isAboutDay, type QueryDay } from '../../engine/retrieval/query-day.js';
@@ -49,17 +51,23 @@ export async function retrieve(deps: MemoryDeps, request: RetrieveRequest): Prom
   const depth = Math.max(k * 3, 30);
   const { day, searchText: text, searchTerms: terms } = query;
   const vectorWeight = deps.policy.context.vectorWeight ?? 0;
-  const [direct, vector, objects, viaFacts] = await Promise.all([
+  const [direct, vector, objects, aliases, viaFacts] = await Promise.all([
     deps.lexical.search({ namespace, text, terms, kinds, k: depth }),
     vectorWeight > 0 ? vectorCandidates(deps, namespace, text, kinds, depth) : Promise.resolve([]),
     factExpansion(deps, request),
+    entityExpansion(deps, request),
     turnsViaFacts(deps, request, depth),
   ]);
   const lexical = mergeHits(direct, viaFacts);
   const hydrated = await hydrate(deps, namespace, [...lexical, ...vector.map((id) => ({ id }))], request.skipped);
   // each expansion is a ranking of its own: a name and a fact object do not dilute each other
-  const expansions = [objects.join(' '), nameExpansion(deps, request, lexical, hydrated).join(' ')].filter((t) => t.length > 0);
-  const expanded = await Promise.all(expansions.map((t) => deps.lexical.search({ namespace, text: t, kinds, k: depth })));
+  const names = nameExpansion(deps, request, lexical, hydrated);
+  const expansions: Expansion[] = [
+    ...(objects.length ? [{ text: objects.join(' '), via: `the objects of the facts the query matches (${objects.join(', ')})` }] : []),
+    ...(names.length ? [{ text: names.join(' '), via: `the names in the best matching turns (${names.join(', ')})` }] : []),
+    ...aliases,
+  ];
+  const expanded = await Promise.all(expansions.map((e) => deps.lexical.search({ namespace, text: e.text, kinds, k: depth })));
   const unread = expanded.flat().filter((h) => !hydrated.has(h.id));
   if (unread.length > 0) for (const [id, hit] of await hydrate(deps, namespace, unread, request.skipped)) hydrated.set(id, hit);
   const lexicalRanking = await withTurnContext(deps, lexical, hydrated, query);
@@ -68,10 +76,14 @@ export async function retrieve(deps: MemoryDeps, request: RetrieveRequest): Prom
   const lists = [lexicalRanking, vector, ...expanded.map((hits) => hits.map((h) => h.id))].map((ids) => ids.filter(keep));
   const fused = fuseRankings(lists, 60, [1, vectorWeight]);
   const ranked = day === null ? fused : aboutDayFirst(fused, hydrated, day);
+  // what only an expansion found says which one
+  const unexpanded = new Set([...(lists[0] ?? []), ...vector]);
+  const viaOf = (id: string): string | undefined => (unexpanded.has(id) ? undefined : expansions[expanded.findIndex((hits) => hits.some((h) => h.id === id))]?.via);
   const out: Retrieved[] = [];
   for (const { id, score } of ranked) {
     const hit = hydrated.get(id);
-    if (hit) out.push({ ...hit, score });
+    const via = viaOf(id);
+    if (hit) out.push(via === undefined ? { ...hit, score } : { ...hit, score, via });
     if (out.length >= k) break;
   }
   return out;
@@ -192,6 +204,42 @@ function nameExpansion(deps: MemoryDeps, request: RetrieveRequest, lexical: read
     .flatMap((m) => properNouns(m.content))
     .filter((name) => analyzeText(name).every((term) => !asked.has(term) && !speakers.has(term)));
 }
+
+/** A text searched as a ranking of its own beside the query's, and what it comes from (a hit only it finds says so: {@link SearchHit.via}). */
+interface Expansion {
+  text: string;
+  via: string;
+}
+
+/** Facts per query searched for the people it names. */
+const ENTITY_FACTS = 10;
+
+/**
+ * For each person the query names who is someone's relative by a current fact ("User's sister
+ * is Lena"), the words that fact calls them by beside their name ("sister"), as one more
+ * ranking for turns and summaries: "Where does Lena work?" then also finds "My sister just got
+ * a job at the port", which never names her. None when `expandWithEntities` is off, only
+ * facts are wanted, or the query names nobody who is.
+ */
+async function entityExpansion(deps: MemoryDeps, request: RetrieveRequest): Promise<Expansion[]> {
+  const { names } = request.query;
+  if (!deps.policy.context.expandWithEntities || names.length === 0 || !request.kinds.some((kind) => kind !== 'fact')) return [];
+  const hits = await deps.lexical.search({ namespace: request.namespace, text: names.join(' '), kinds: ['fact'], k: ENTITY_FACTS });
+  if (hits.length === 0) return [];
+  const asked = new Set(request.query.terms);
+  const out: Expansion[] = [];
+  for (const fact of await deps.store.facts({ ids: hits.map((h) => h.id) })) {
+    const name = fact.object.toLowerCase();
+    if (fact.namespace !== request.namespace || !RELATIONS.has(predicateKind(fact.predicate)) || !names.includes(name)) continue;
+    const own = new Set([...analyzeText(fact.object), ...analyzeText(fact.subject), 'user']);
+    const words = wordsOf(fact.text).filter((word) => analyzeText(word).some((term) => !own.has(term) && !asked.has(term)));
+    if (words.length > 0) out.push({ text: words.join(' '), via: `${fact.object}, as the fact "${fact.text}" calls them` });
+  }
+  return out;
+}
+
+/** Slots that name a relative (sister, partner, ...): their object is a person. */
+const RELATIONS: ReadonlySet<string> = new Set(Object.values(FACT_VOCABULARY.relations));
 
 /** Facts per query whose objects may expand a search for turns and summaries. */
 const EXPANSION_FACTS = 3;
