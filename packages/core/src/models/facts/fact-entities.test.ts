@@ -37,6 +37,15 @@ describe('factEntities', () => {
     expect(entities.filter((e) => e.name === 'Noor')).toHaveLength(1);
   });
 
+  it("links what a fact calls a relative ('Noor's sister') to the name another fact gives her", () => {
+    const name = fact('user', 'name', 'Noor', "User's name is Noor.");
+    const sister = fact('user', 'sister', 'Ines', "User's sister is Ines.");
+    const hike = fact('user', 'observation:sister hike', 'x', "Noor's sister wants to go hiking again.");
+    const sisters = fact('user', 'observation:sisterhood', 'y', 'Noor read a novel about sisterhood.');
+    const ines = summary([name, sister, hike, sisters]).find((e) => e.name === 'Ines');
+    expect(ines).toEqual({ name: 'Ines', about: [], namedIn: [sister.id, hike.id] });
+  });
+
   it('a move keeps both cities, each with the fact that names it, current or superseded', () => {
     const before = fact('user', 'lives_in', 'Tarvik', 'Noor lives in Tarvik.', 10);
     const after = fact('user', 'lives_in', 'Olmstead', 'Noor lives in Olmstead.');

@@ -1,5 +1,6 @@
 import type { Fact } from '../../domain/derived.js';
 import { parseSentences, type ParsedToken } from './parse-sentences.js';
+import { FACT_VOCABULARY } from './patterns/fact-vocabulary.js';
 
 /** One entity of a namespace's facts: who or what they are about or name, and those facts. */
 export interface FactEntity {
@@ -42,6 +43,28 @@ function namesIn(text: string): NameMention[] {
   return names;
 }
 
+/** Relation words by the slot they fill ("sister" and "sis" fill `sister`; "wife" and "husband", `partner`). */
+const RELATION_WORDS: ReadonlyMap<string, string[]> = (() => {
+  const words = new Map<string, string[]>();
+  for (const [word, slot] of Object.entries(FACT_VOCABULARY.relations)) words.set(slot, [...(words.get(slot) ?? []), word]);
+  return words;
+})();
+
+/**
+ * The relatives the facts name ("User's sister is Ana."), each with the phrases that tell them
+ * by what they are to their subject, lower-cased: "maya's sister", "user's sister", "maya's sis".
+ */
+function relativesOf(facts: readonly Fact[], nameOf: (subject: string) => string): { fact: Fact; name: string; phrases: string[] }[] {
+  return facts.flatMap((fact) => {
+    const words = RELATION_WORDS.get(fact.predicate);
+    if (words === undefined || fact.validTo !== undefined || !/^\p{Lu}/u.test(fact.object)) return [];
+    const owners = [...new Set([nameOf(fact.subject), fact.subject === 'user' ? 'User' : fact.subject])].map((owner) => owner.toLowerCase());
+    return [{ fact, name: fact.object, phrases: owners.flatMap((owner) => words.map((word) => `${owner}'s ${word}`)) }];
+  });
+}
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** The name of a subject: an unnamed user by their current `name` fact, else as the facts' texts write it. */
 function subjectName(subject: string, facts: readonly Fact[]): string {
   if (subject === 'user') {
@@ -61,7 +84,9 @@ function subjectName(subject: string, facts: readonly Fact[]): string {
  * proper nouns) with the facts that name it. Mentions are linked: a name is the entity whose
  * name it equals, or whose full name it is the first word of when exactly one entity has that
  * first name ("Mia" after "Mia Lopez"; with "Mia Lopez" and "Mia Chen" both known, a bare
- * "Mia" stays an entity of its own); an unnamed user is named by their name fact. Subjects
+ * "Mia" stays an entity of its own); a relative a current fact names ("User's sister is Ana.")
+ * is also what the facts call them by ("Maya's sister wants to go hiking" names Ana); an
+ * unnamed user is named by their name fact. Subjects
  * first, most facts first; then the names, most facts first. An entity is only what the
  * given facts say: once its last fact is forgotten, it is gone.
  * @example
@@ -96,9 +121,13 @@ export function factEntities(facts: readonly Fact[]): FactEntity[] {
   const subjects: FactEntity[] = [];
   const named: FactEntity[] = [];
   for (const { fact, subject } of mentions) entityOf(subject, subjects).about.push(fact);
+  const relatives = relativesOf(facts, (subject) => subjectName(subject, facts));
   for (const { fact, subject, names } of mentions) {
     const own = entityOf(subject, subjects);
-    for (const name of names) {
+    const text = fact.text.toLowerCase();
+    // a relative told by what they are to someone ("Maya's sister"), once a fact names them
+    const told = relatives.filter((r) => r.fact !== fact && r.phrases.some((phrase) => new RegExp(`\\b${escapeRegExp(phrase)}\\b`, 'u').test(text))).map((r) => r.name);
+    for (const name of [...names, ...told]) {
       const entity = entityOf(name, named);
       if (entity !== own && !entity.namedIn.includes(fact)) entity.namedIn.push(fact);
     }
