@@ -51,19 +51,18 @@ const RELATION_WORDS: ReadonlyMap<string, string[]> = (() => {
 })();
 
 /**
- * The relatives the facts name ("User's sister is Ana."), each with the phrases that tell them
- * by what they are to their subject, lower-cased: "maya's sister", "user's sister", "maya's sis".
+ * The relatives the facts name ("User's sister is Ana."), each with a pattern of the phrases that
+ * tell them by what they are to their subject, lower-cased: "maya's sister", "user's sis".
  */
-function relativesOf(facts: readonly Fact[], nameOf: (subject: string) => string): { fact: Fact; name: string; phrases: string[] }[] {
+function relativesOf(facts: readonly Fact[], nameOf: (subject: string) => string): { fact: Fact; name: string; told: RegExp }[] {
   return facts.flatMap((fact) => {
     const words = RELATION_WORDS.get(fact.predicate);
     if (words === undefined || fact.validTo !== undefined || !/^\p{Lu}/u.test(fact.object)) return [];
     const owners = [...new Set([nameOf(fact.subject), fact.subject === 'user' ? 'User' : fact.subject])].map((owner) => owner.toLowerCase());
-    return [{ fact, name: fact.object, phrases: owners.flatMap((owner) => words.map((word) => `${owner}'s ${word}`)) }];
+    const phrases = owners.flatMap((owner) => words.map((word) => `${owner}'s ${word}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    return [{ fact, name: fact.object, told: new RegExp(`\\b(?:${phrases.join('|')})\\b`, 'u') }];
   });
 }
-
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The name of a subject: an unnamed user by their current `name` fact, else as the facts' texts write it. */
 function subjectName(subject: string, facts: readonly Fact[]): string {
@@ -86,15 +85,23 @@ function subjectName(subject: string, facts: readonly Fact[]): string {
  * first name ("Mia" after "Mia Lopez"; with "Mia Lopez" and "Mia Chen" both known, a bare
  * "Mia" stays an entity of its own); a relative a current fact names ("User's sister is Ana.")
  * is also what the facts call them by ("Maya's sister wants to go hiking" names Ana); an
- * unnamed user is named by their name fact. Subjects
- * first, most facts first; then the names, most facts first. An entity is only what the
- * given facts say: once its last fact is forgotten, it is gone.
+ * unnamed user is named by their name fact. Subjects first, most facts first; then the names,
+ * most facts first. An entity is only what the given facts say: once its last fact is
+ * forgotten, it is gone.
  * @example
  * factEntities(facts).map((e) => e.name); // ['Maya', 'Ana', 'Porto', 'Lisbon']
  */
 export function factEntities(facts: readonly Fact[]): FactEntity[] {
-  const found = facts.map((fact) => ({ fact, subject: subjectName(fact.subject, facts), names: namesIn(fact.text) }));
-  const userName = subjectName('user', facts);
+  const subjectNames = new Map<string, string>();
+  const nameOf = (subject: string): string => {
+    const known = subjectNames.get(subject);
+    if (known !== undefined) return known;
+    const name = subjectName(subject, facts);
+    subjectNames.set(subject, name);
+    return name;
+  };
+  const found = facts.map((fact) => ({ fact, subject: nameOf(fact.subject), names: namesIn(fact.text) }));
+  const userName = nameOf('user');
   // a word that opens a sentence counts as a name only when it is one elsewhere too, or the first of a full name ("Work has been hectic" names nothing)
   const asNames = [...found.map((m) => m.subject), ...found.flatMap((m) => m.names.filter((n) => !n.opensSentence || n.name.includes(' ')).map((n) => n.name))];
   const known = new Set([...asNames, ...asNames.map((n) => n.split(' ')[0] as string)].map((n) => n.toLowerCase()));
@@ -121,12 +128,12 @@ export function factEntities(facts: readonly Fact[]): FactEntity[] {
   const subjects: FactEntity[] = [];
   const named: FactEntity[] = [];
   for (const { fact, subject } of mentions) entityOf(subject, subjects).about.push(fact);
-  const relatives = relativesOf(facts, (subject) => subjectName(subject, facts));
+  const relatives = relativesOf(facts, nameOf);
   for (const { fact, subject, names } of mentions) {
     const own = entityOf(subject, subjects);
     const text = fact.text.toLowerCase();
     // a relative told by what they are to someone ("Maya's sister"), once a fact names them
-    const told = relatives.filter((r) => r.fact !== fact && r.phrases.some((phrase) => new RegExp(`\\b${escapeRegExp(phrase)}\\b`, 'u').test(text))).map((r) => r.name);
+    const told = relatives.filter((r) => r.fact !== fact && r.told.test(text)).map((r) => r.name);
     for (const name of [...names, ...told]) {
       const entity = entityOf(name, named);
       if (entity !== own && !entity.namedIn.includes(fact)) entity.namedIn.push(fact);
