@@ -120,6 +120,9 @@ describe.skipIf(skipReason !== null)(`strata ui in a real browser${skipReason ? 
     const entities = await page.locator('section.entity').evaluateAll((sections) => sections.map((s) => s.getAttribute('data-entity')));
     expect(entities[0]).toBe('Maya');
     expect(entities).toEqual(expect.arrayContaining(['Ana', 'Porto', 'Lisbon']));
+    // what each is, as the slots say
+    expect(await page.locator('section.entity[data-entity="Porto"]').getAttribute('data-kind')).toBe('place');
+    expect(await page.locator('section.entity[data-entity="Nimbus"]').getAttribute('data-kind')).toBe('organisation');
     expect(await page.locator('section.entity[data-entity="Maya"] tr.fact').count()).toBe(values.length);
     const lisbon = page.locator('section.entity[data-entity="Lisbon"] a.fact-ref');
     expect(await lisbon.allTextContents()).toEqual(['Maya lives in Lisbon.']);

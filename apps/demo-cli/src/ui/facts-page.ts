@@ -29,7 +29,7 @@ function entitySection(entity: FactEntity, namespace: string, sessionOf: Map<str
   const named = entity.namedIn.length
     ? html`<p class="named">named in ${entity.namedIn.map((f) => html`<a class="fact-ref" href="#f-${f.id}">${f.text}</a>${f.validTo === undefined ? '' : html` <span class="dim">(superseded)</span>`} `)}</p>`
     : '';
-  return html`<section class="entity" data-entity="${entity.name}"><h2>${entity.name} <span class="dim">${countsOf(entity)}</span></h2>
+  return html`<section class="entity" data-entity="${entity.name}" data-kind="${entity.kind ?? ''}"><h2>${entity.name} <span class="dim">${entity.kind === undefined ? '' : `${entity.kind} · `}${countsOf(entity)}</span></h2>
 ${named}${[...slotsOf(entity.about).values()].map(({ name, history }) => slotCard(name, history, namespace, sessionOf))}</section>`;
 }
 

@@ -33,6 +33,12 @@ describe('factEntities', () => {
     expect(entities[0]).toEqual({ name: 'Noor', about: [name.id, sister.id, trip.id, work.id], namedIn: [] });
     expect(entities.find((e) => e.name === 'Ines')).toEqual({ name: 'Ines', about: [], namedIn: [sister.id, trip.id] });
     expect(entities.find((e) => e.name === 'Quillmark')?.namedIn).toEqual([work.id]);
+    // what each is, as the slots say: the speaker and a relative are people, an employer an organisation
+    expect(factEntities([name, sister, trip, work]).map((e) => [e.name, e.kind])).toEqual([
+      ['Noor', 'person'],
+      ['Ines', 'person'],
+      ['Quillmark', 'organisation'],
+    ]);
     // the user's own name is not an entity of its own
     expect(entities.filter((e) => e.name === 'Noor')).toHaveLength(1);
   });
@@ -52,6 +58,8 @@ describe('factEntities', () => {
     const entities = summary([fact('user', 'name', 'Noor', "User's name is Noor."), before, after]);
     expect(entities.find((e) => e.name === 'Tarvik')?.namedIn).toEqual([before.id]);
     expect(entities.find((e) => e.name === 'Olmstead')?.namedIn).toEqual([after.id]);
+    const cities = factEntities([fact('user', 'name', 'Noor', "User's name is Noor."), before, after]).filter((e) => e.name === 'Tarvik' || e.name === 'Olmstead');
+    expect(cities.map((e) => e.kind)).toEqual(['place', 'place']);
   });
 
   it('links a first name to the one full name it starts, and a subject to the name the facts call it', () => {

@@ -10,6 +10,19 @@ export interface FactEntity {
   about: Fact[];
   /** Other facts that name it, in the order given. */
   namedIn: Fact[];
+  /** What it is, when a fact's slot says: a person (a speaker, a relative), a place (a home), an organisation (an employer), a pet. */
+  kind?: EntityKind;
+}
+
+export type EntityKind = 'person' | 'place' | 'organisation' | 'pet';
+
+/** What a slot's object is ("lives_in" -> a place); relatives are people. */
+function objectKind(predicate: string): EntityKind | undefined {
+  if (RELATION_WORDS.has(predicate)) return 'person';
+  if (predicate === 'lives_in' || predicate === 'hometown') return 'place';
+  if (predicate === 'employer') return 'organisation';
+  if (predicate.startsWith('pet:')) return 'pet';
+  return undefined;
 }
 
 /** A proper name in a fact's text, and whether it opens a sentence (where a tagger also marks a capitalised common word as one). */
@@ -127,7 +140,11 @@ export function factEntities(facts: readonly Fact[]): FactEntity[] {
   };
   const subjects: FactEntity[] = [];
   const named: FactEntity[] = [];
-  for (const { fact, subject } of mentions) entityOf(subject, subjects).about.push(fact);
+  for (const { fact, subject } of mentions) {
+    const entity = entityOf(subject, subjects);
+    entity.about.push(fact);
+    entity.kind = 'person';
+  }
   const relatives = relativesOf(facts, nameOf);
   for (const { fact, subject, names } of mentions) {
     const own = entityOf(subject, subjects);
@@ -138,6 +155,10 @@ export function factEntities(facts: readonly Fact[]): FactEntity[] {
       const entity = entityOf(name, named);
       if (entity !== own && !entity.namedIn.includes(fact)) entity.namedIn.push(fact);
     }
+    // the slot's object is what the slot says it is ("Noor lives in Tarvik": a place)
+    const kind = objectKind(fact.predicate);
+    const object = kind === undefined ? undefined : byKey.get(canonical(fact.object).toLowerCase());
+    if (object !== undefined && object.kind === undefined) object.kind = kind;
   }
   const size = (e: FactEntity): number => e.about.length + e.namedIn.length;
   const order = (list: FactEntity[]): FactEntity[] => [...list].sort((a, b) => size(b) - size(a));
