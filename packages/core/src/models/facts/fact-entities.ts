@@ -1,6 +1,8 @@
 import type { Fact } from '../../domain/derived.js';
 import { parseSentences, type ParsedToken } from './parse-sentences.js';
 import { FACT_VOCABULARY } from './patterns/fact-vocabulary.js';
+import { boundedMemo } from '../../shared/bounded-memo.js';
+import { resolveRelativeDate } from '../../shared/resolve-relative-date.js';
 
 /** One entity of a namespace's facts: who or what they are about or name, and those facts. */
 export interface FactEntity {
@@ -31,6 +33,9 @@ interface NameMention {
   opensSentence: boolean;
 }
 
+/** Whether a proper noun is a day or a month ("Saturday", "March 4"): the tagger's, not an entity's (chrono reads it whole). */
+const isDate = boundedMemo(1024, (name: string): boolean => resolveRelativeDate(name, 0)?.matched.toLowerCase() === name.toLowerCase());
+
 /** Proper names in a text, by the tagger's proper-noun tags (consecutive PROPN tokens, a possessive 's left off). */
 function namesIn(text: string): NameMention[] {
   const names: NameMention[] = [];
@@ -42,7 +47,7 @@ function namesIn(text: string): NameMention[] {
         .map((t) => t.text)
         .join(' ')
         .replace(/['’]s$/u, '');
-      if (/\p{Lu}/u.test(name) && !names.some((n) => n.name === name)) names.push({ name, opensSentence: start === 0 });
+      if (/\p{Lu}/u.test(name) && !isDate(name) && !names.some((n) => n.name === name)) names.push({ name, opensSentence: start === 0 });
       run = [];
     };
     tokens.forEach((token, i) => {
