@@ -77,7 +77,7 @@ export type { ExtractiveSummarizerOptions } from './models/summaries/extractive-
 export { HeuristicFactExtractor } from './models/facts/heuristic-fact-extractor.js';
 export { ObservationFactExtractor } from './models/facts/observation-fact-extractor.js';
 export { slotName } from './models/facts/observation-facts.js';
-export { factEntities, type FactEntity } from './models/facts/fact-entities.js';
+export { type EntityKind, factEntities, type FactEntity } from './models/facts/fact-entities.js';
 export { HashingEmbeddings } from './models/embeddings/hashing-embeddings.js';
 export type { HashingEmbeddingsOptions } from './models/embeddings/hashing-embeddings.js';
 export { TiktokenTokenCounter } from './models/tokens/tiktoken-token-counter.js';

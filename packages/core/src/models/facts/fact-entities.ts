@@ -16,6 +16,7 @@ export interface FactEntity {
   kind?: EntityKind;
 }
 
+/** What an entity is, when a slot of a fact says so (see {@link FactEntity.kind}). */
 export type EntityKind = 'person' | 'place' | 'organisation' | 'pet';
 
 /** What a slot's object is ("lives_in" -> a place); relatives are people. */
