@@ -1,6 +1,8 @@
 import type { Fact } from '../../domain/derived.js';
-import { parseSentences, type ParsedToken } from './parse-sentences.js';
-import { FACT_VOCABULARY } from './patterns/fact-vocabulary.js';
+import { parseSentences } from './parse-sentences.js';
+import { userNameIn } from './speaker-of.js';
+import { nameAt } from './third-person.js';
+import { RELATION_WORDS_BY_SLOT } from './patterns/fact-vocabulary.js';
 import { boundedMemo } from '../../shared/bounded-memo.js';
 import { resolveRelativeDate } from '../../shared/resolve-relative-date.js';
 
@@ -21,7 +23,7 @@ export type EntityKind = 'person' | 'place' | 'organisation' | 'pet';
 
 /** What a slot's object is ("lives_in" -> a place); relatives are people. */
 function objectKind(predicate: string): EntityKind | undefined {
-  if (RELATION_WORDS.has(predicate)) return 'person';
+  if (RELATION_WORDS_BY_SLOT.has(predicate)) return 'person';
   if (predicate === 'lives_in' || predicate === 'hometown') return 'place';
   if (predicate === 'employer') return 'organisation';
   if (predicate.startsWith('pet:')) return 'pet';
@@ -37,37 +39,20 @@ interface NameMention {
 /** Whether a proper noun is a day or a month ("Saturday", "March 4"): the tagger's, not an entity's (chrono reads it whole). */
 const isDate = boundedMemo(1024, (name: string): boolean => resolveRelativeDate(name, 0)?.matched.toLowerCase() === name.toLowerCase());
 
-/** Proper names in a text, by the tagger's proper-noun tags (consecutive PROPN tokens, a possessive 's left off). */
+/** Proper names in a text, by the tagger's proper-noun tags (consecutive PROPN tokens, as {@link nameAt} reads them; a possessive 's left off). */
 function namesIn(text: string): NameMention[] {
   const names: NameMention[] = [];
   for (const { tokens } of parseSentences(text)) {
-    let run: ParsedToken[] = [];
-    let start = 0;
-    const close = (): void => {
-      const name = run
-        .map((t) => t.text)
-        .join(' ')
-        .replace(/['’]s$/u, '');
-      if (/\p{Lu}/u.test(name) && !isDate(name) && !names.some((n) => n.name === name)) names.push({ name, opensSentence: start === 0 });
-      run = [];
-    };
-    tokens.forEach((token, i) => {
-      if (token.pos === 'PROPN' && /^\p{Lu}/u.test(token.text)) {
-        if (run.length === 0) start = i;
-        run.push(token);
-      } else if (run.length > 0) close();
-    });
-    if (run.length > 0) close();
+    for (let i = 0; i < tokens.length; i++) {
+      const run = nameAt(tokens, i);
+      if (run === undefined) continue;
+      const name = run.replace(/\s*['’]s$/u, '');
+      if (/^\p{Lu}/u.test(name) && !isDate(name) && !names.some((n) => n.name === name)) names.push({ name, opensSentence: i === 0 });
+      i += run.split(' ').length - 1;
+    }
   }
   return names;
 }
-
-/** Relation words by the slot they fill ("sister" and "sis" fill `sister`; "wife" and "husband", `partner`). */
-const RELATION_WORDS: ReadonlyMap<string, string[]> = (() => {
-  const words = new Map<string, string[]>();
-  for (const [word, slot] of Object.entries(FACT_VOCABULARY.relations)) words.set(slot, [...(words.get(slot) ?? []), word]);
-  return words;
-})();
 
 /**
  * The relatives the facts name ("User's sister is Ana."), each with a pattern of the phrases that
@@ -75,7 +60,7 @@ const RELATION_WORDS: ReadonlyMap<string, string[]> = (() => {
  */
 function relativesOf(facts: readonly Fact[], nameOf: (subject: string) => string): { fact: Fact; name: string; told: RegExp }[] {
   return facts.flatMap((fact) => {
-    const words = RELATION_WORDS.get(fact.predicate);
+    const words = RELATION_WORDS_BY_SLOT.get(fact.predicate);
     if (words === undefined || fact.validTo !== undefined || !/^\p{Lu}/u.test(fact.object)) return [];
     const owners = [...new Set([nameOf(fact.subject), fact.subject === 'user' ? 'User' : fact.subject])].map((owner) => owner.toLowerCase());
     const phrases = owners.flatMap((owner) => words.map((word) => `${owner}'s ${word}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
@@ -85,10 +70,7 @@ function relativesOf(facts: readonly Fact[], nameOf: (subject: string) => string
 
 /** The name of a subject: an unnamed user by their current `name` fact, else as the facts' texts write it. */
 function subjectName(subject: string, facts: readonly Fact[]): string {
-  if (subject === 'user') {
-    const named = facts.find((f) => f.subject === 'user' && f.predicate === 'name' && f.validTo === undefined);
-    return named?.object ?? 'User';
-  }
+  if (subject === 'user') return userNameIn(facts.filter((f) => f.validTo === undefined)) ?? 'User';
   for (const fact of facts) {
     const at = fact.text.toLowerCase().indexOf(subject);
     if (at >= 0) return fact.text.slice(at, at + subject.length);

@@ -124,7 +124,7 @@ const FIRST_PERSON: ReadonlySet<string> = new Set(['i', 'me']);
 const OWN: ReadonlySet<string> = new Set(['my', 'our']);
 
 /** The proper name that starts at `at` (consecutive PROPN tokens, "Mia" or "Mia Lopez"), or undefined. */
-function nameAt(tokens: readonly ParsedToken[], at: number): string | undefined {
+export function nameAt(tokens: readonly ParsedToken[], at: number): string | undefined {
   let end = at;
   while (tokens[end]?.pos === 'PROPN') end++;
   return end === at

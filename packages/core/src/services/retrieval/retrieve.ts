@@ -6,7 +6,7 @@ import { fuseRankings } from '../../engine/retrieval/fuse-rankings.js';
 import { spreadTurnScores } from '../../engine/retrieval/spread-turn-scores.js';
 import { analyzeText, wordsOf } from '../../lexical/analyze.js';
 import { predicateKind } from '../../lexical/fact-lexical-text.js';
-import { FACT_VOCABULARY } from '../../models/facts/patterns/fact-vocabulary.js';
+import { RELATION_WORDS_BY_SLOT } from '../../models/facts/patterns/fact-vocabulary.js';
 import { properNouns } from '../../engine/retrieval/proper-nouns.js';
 import { parseQuery, type ParsedQuery } from '../../engine/retrieval/parsed-query.js';
 import { isAboutDay, type QueryDay } from '../../engine/retrieval/query-day.js';
@@ -230,16 +230,13 @@ async function entityExpansion(deps: MemoryDeps, request: RetrieveRequest): Prom
   const out: Expansion[] = [];
   for (const fact of await deps.store.facts({ ids: hits.map((h) => h.id) })) {
     const name = fact.object.toLowerCase();
-    if (fact.namespace !== request.namespace || !RELATIONS.has(predicateKind(fact.predicate)) || !names.includes(name)) continue;
+    if (fact.namespace !== request.namespace || !RELATION_WORDS_BY_SLOT.has(predicateKind(fact.predicate)) || !names.includes(name)) continue;
     const own = new Set([...analyzeText(fact.object), ...analyzeText(fact.subject), 'user']);
     const words = wordsOf(fact.text).filter((word) => analyzeText(word).some((term) => !own.has(term) && !asked.has(term)));
     if (words.length > 0) out.push({ text: words.join(' '), via: `${fact.object}, as the fact "${fact.text}" calls them` });
   }
   return out;
 }
-
-/** Slots that name a relative (sister, partner, ...): their object is a person. */
-const RELATIONS: ReadonlySet<string> = new Set(Object.values(FACT_VOCABULARY.relations));
 
 /** Facts per query whose objects may expand a search for turns and summaries. */
 const EXPANSION_FACTS = 3;

@@ -359,3 +359,10 @@ export const FACT_VOCABULARY = {
   eventNouns:
     'appointment|meeting|interview|exam|test|flight|surgery|operation|trip|party|wedding|date|call|presentation|deadline|concert|game|match|class|lesson|vacation|holiday|check-?up|conference|recital|show|birthday party|graduation|race|marathon',
 } as const;
+
+/** The words for a relative by the slot they fill ("sister" and "sis" fill `sister`; "wife" and "husband", `partner`): a slot here names a person. */
+export const RELATION_WORDS_BY_SLOT: ReadonlyMap<string, readonly string[]> = (() => {
+  const words = new Map<string, string[]>();
+  for (const [word, slot] of Object.entries(FACT_VOCABULARY.relations)) words.set(slot, [...(words.get(slot) ?? []), word]);
+  return words;
+})();
