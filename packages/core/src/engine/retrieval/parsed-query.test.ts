@@ -22,4 +22,11 @@ describe('parseQuery', () => {
       searchTerms: analyzeText('What does Ana like to cook?'),
     });
   });
+
+  it('holds the names it asks about: a full name whole and its first name, and each name alone', () => {
+    const names = (text: string) => parseQuery(text, { now: NOW, timeAware: false }).names;
+    expect(names('What is new with Mia Lopez?')).toEqual(['mia lopez', 'mia']);
+    expect(names("What did Mia's brother Tom buy in Cape Town?")).toEqual(['mia', 'tom', 'cape town', 'cape']);
+    expect(names('How are you?')).toEqual([]);
+  });
 });

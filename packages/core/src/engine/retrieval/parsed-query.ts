@@ -23,19 +23,22 @@ export interface ParsedQuery {
   names: readonly string[];
 }
 
-/** The names a question holds ({@link properNouns}), lower-cased, each full name ("Mia Lopez") also whole. */
+/**
+ * The names a question holds ({@link properNouns}), lower-cased: each full name whole, with its
+ * first name ("Mia Lopez" -> 'mia lopez', 'mia'; a fact's subject is one or the other), not its
+ * other words.
+ */
 function namesIn(text: string): string[] {
   const words = properNouns(text);
-  const known = new Set(words);
-  const full = (text.match(/\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)+/gu) ?? [])
-    .map((run) =>
-      run
-        .split(/\s+/)
-        .filter((word) => known.has(word))
-        .join(' '),
-    )
-    .filter((run) => run.includes(' '));
-  return [...new Set([...full, ...words].map((name) => name.toLowerCase()))];
+  const names: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    let end = i + 1;
+    while (end < words.length && text.includes(words.slice(i, end + 1).join(' '))) end++;
+    if (end > i + 1) names.push(words.slice(i, end).join(' '));
+    names.push(words[i] as string);
+    i = end - 1;
+  }
+  return [...new Set(names.map((name) => name.toLowerCase()))];
 }
 
 /**
